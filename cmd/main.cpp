@@ -1,0 +1,52 @@
+// queueforge: a thin front end over the library in compiler/.
+#include "cli.hpp"
+
+#include <iostream>
+#include <set>
+
+namespace {
+
+// Users paste kubeconform-style single-dash long flags (-strict, -output);
+// CLI11 would read those as bundles of short flags, so they are refused with
+// the spelling that works.
+bool refuse_single_dash_long_flags(int argc, char** argv) {
+    static const std::set<std::string> known = {"strict", "output", "target", "summary", "verbose", "output-dir",
+                                                "no-header", "template", "force", "ignore-missing-schemas"};
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a.size() > 2 && a[0] == '-' && a[1] != '-') {
+            std::string name = a.substr(1, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 1);
+            if (known.count(name)) {
+                std::cerr << "queueforge: unknown flag " << a << "; did you mean --" << a.substr(1) << "?\n";
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace queueforge::cli;
+    if (refuse_single_dash_long_flags(argc, argv)) return kUsage;
+    CLI::App app{"queueforge: compile, validate and simulate Kueue queue configurations"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("queueforge ") + QF_VERSION + " (commit " + QF_COMMIT + ")");
+    std::vector<Command> commands = {add_build(app), add_init(app), add_schema(app), add_version(app)};
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return kUsage;
+    }
+    for (const auto& c : commands)
+        if (c.app->parsed()) return c.run();
+    return kUsage;
+}

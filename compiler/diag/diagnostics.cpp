@@ -1,0 +1,54 @@
+#include <queueforge/diagnostics.hpp>
+
+#include <algorithm>
+
+namespace queueforge {
+
+const char* severity_name(Severity s) {
+    switch (s) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "note";
+    }
+    return "error";
+}
+
+void Diagnostics::add(Diagnostic d) { items_.push_back(std::move(d)); }
+
+void Diagnostics::error(std::string file, Mark mark, std::string message, std::string rule) {
+    add({Severity::Error, std::move(file), mark, std::move(message), std::move(rule)});
+}
+
+void Diagnostics::warning(std::string file, Mark mark, std::string message, std::string rule) {
+    add({Severity::Warning, std::move(file), mark, std::move(message), std::move(rule)});
+}
+
+void Diagnostics::note(std::string file, Mark mark, std::string message, std::string rule) {
+    add({Severity::Note, std::move(file), mark, std::move(message), std::move(rule)});
+}
+
+void Diagnostics::append(const Diagnostics& other) {
+    items_.insert(items_.end(), other.items_.begin(), other.items_.end());
+}
+
+bool Diagnostics::has_errors() const { return count(Severity::Error) > 0; }
+
+std::size_t Diagnostics::count(Severity s) const {
+    return static_cast<std::size_t>(
+        std::count_if(items_.begin(), items_.end(), [s](const Diagnostic& d) { return d.severity == s; }));
+}
+
+void Diagnostics::promote_warnings() {
+    for (auto& d : items_)
+        if (d.severity == Severity::Warning) d.severity = Severity::Error;
+}
+
+void Diagnostics::sort() {
+    std::stable_sort(items_.begin(), items_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        if (a.file != b.file) return a.file < b.file;
+        if (a.mark.line != b.mark.line) return a.mark.line < b.mark.line;
+        return a.mark.col < b.mark.col;
+    });
+}
+
+}  // namespace queueforge

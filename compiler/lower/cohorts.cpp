@@ -1,0 +1,110 @@
+#include "lower/metadata.hpp"
+#include "lower/passes.hpp"
+#include "lower/quota.hpp"
+
+#include <map>
+#include <set>
+
+namespace queueforge::lower {
+
+namespace {
+
+// Kueue accepts cyclic parents but then admits nothing in the cycle
+// (kueue-semantics.md V45), so a cycle is refused here.
+void check_cycles(Context& ctx) {
+    std::set<std::string> reported;
+    for (const auto& c : ctx.site.cohorts) {
+        std::vector<std::string> path{c.name.value};
+        const site::Cohort* cur = &c;
+        for (std::size_t steps = 0; steps <= ctx.site.cohorts.size() && !cur->parent.value.empty(); ++steps) {
+            auto it = ctx.cohorts.find(cur->parent.value);
+            if (it == ctx.cohorts.end()) break;
+            cur = it->second;
+            if (cur->name.value == c.name.value) {
+                if (reported.insert(c.name.value).second) {
+                    std::string chain;
+                    for (const auto& p : path) chain += p + " -> ";
+                    ctx.error(c.parent.mark,
+                              "cohort \"" + c.name.value + "\": cycle in cohort hierarchy (" + chain + c.name.value +
+                                  "); Kueue would admit nothing in any of these cohorts",
+                              "V45");
+                    for (const auto& p : path) reported.insert(p);
+                }
+                break;
+            }
+            path.push_back(cur->name.value);
+        }
+    }
+}
+
+}  // namespace
+
+void lower_cohorts(Context& ctx) {
+    const bool served = !ctx.target.cohort_api_version.empty();
+    std::map<std::string, int> members;
+    for (const auto& t : ctx.site.teams)
+        if (!t.cohort.value.empty()) ++members[t.cohort.value];
+
+    for (const auto& c : ctx.site.cohorts) {
+        const std::string what = "cohort \"" + c.name.value + "\"";
+        if (!c.parent.value.empty() && !ctx.cohorts.count(c.parent.value))
+            ctx.error(c.parent.mark, what + ": unknown parent cohort \"" + c.parent.value + "\"", "site.unknown-cohort");
+        bool needs_object = !c.parent.value.empty() || !c.quota.empty() || c.fair_sharing_weight;
+        if (!served && needs_object) {
+            ctx.error(c.mark,
+                      what + ": target " + ctx.target.name + " (Kueue " + ctx.target.kueue.to_string() +
+                          ") serves no Cohort objects, so a cohort can have no parent, quota or weight; Cohort needs Kueue 0.9 or newer",
+                      "target.cohort");
+            continue;
+        }
+        if (!ctx.target.shared_cohorts_supported && members[c.name.value] > 1)
+            ctx.warning(c.mark,
+                        what + " is shared by " + std::to_string(members[c.name.value]) +
+                            " teams; Red Hat does not support shared cohorts on OpenShift AI " +
+                            ctx.target.release.to_string(),
+                        "target.support");
+        if (!served) continue;
+        const bool v1alpha1 = ctx.target.cohort_parent_field == "parent";
+        if (v1alpha1 && c.fair_sharing_weight)
+            ctx.error(c.fair_sharing_weight->mark,
+                      what + ": Cohort " + ctx.target.cohort_api_version + " has no fairSharing; it needs Kueue 0.13 or newer",
+                      "target.field");
+
+        auto groups = form_resource_groups(ctx, c.quota, what, !c.parent.value.empty(), false);
+        Node& doc = add_object(ctx, {.api_version = ctx.target.cohort_api_version,
+                                     .kind = "Cohort",
+                                     .name = c.name.value,
+                                     .component = "kueue-queueing",
+                                     .wave = kWaveFlavor,
+                                     .kind_rank = 2,
+                                     .origin = c.mark});
+        Node spec = Node::mapping();
+        if (!c.parent.value.empty()) spec.set(ctx.target.cohort_parent_field, Node::string(c.parent.value));
+        if (!groups.empty()) spec.set("resourceGroups", resource_groups_node(groups));
+        if (c.fair_sharing_weight) {
+            Node fs = Node::mapping();
+            fs.set("weight", Node::string(c.fair_sharing_weight->value.to_string()));
+            spec.set("fairSharing", std::move(fs));
+        }
+        doc.set("spec", std::move(spec));
+    }
+    check_cycles(ctx);
+}
+
+void lower_priority_classes(Context& ctx) {
+    for (const auto& p : ctx.site.priority_classes) {
+        if (ctx.v1beta2() && p.description.value.size() > 2048)
+            ctx.error(p.description.mark, "priority class \"" + p.name.value + "\": description may be at most 2048 characters", "V55");
+        Node& doc = add_object(ctx, {.api_version = ctx.target.kueue_api_version,
+                                     .kind = "WorkloadPriorityClass",
+                                     .name = p.name.value,
+                                     .component = "kueue-queueing",
+                                     .wave = kWaveFlavor,
+                                     .kind_rank = 3,
+                                     .origin = p.mark});
+        doc.set("value", Node::integer(p.value.value));
+        if (!p.description.value.empty()) doc.set("description", Node::string(p.description.value));
+    }
+}
+
+}  // namespace queueforge::lower

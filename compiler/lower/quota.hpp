@@ -1,0 +1,46 @@
+#pragma once
+// Quota amounts → exact quantities, and quota entries → Kueue resource groups.
+#include "lower/context.hpp"
+
+#include <queueforge/quantity.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace queueforge::lower {
+
+struct ResourceQuota {
+    std::string name;
+    Quantity nominal;
+    std::optional<Quantity> borrowing_limit;
+    std::optional<Quantity> lending_limit;
+};
+
+struct FlavorQuota {
+    std::string flavor;
+    Mark mark;
+    std::vector<ResourceQuota> resources;  // in the group's coveredResources order
+};
+
+struct ResourceGroup {
+    std::vector<std::string> covered;
+    std::vector<FlavorQuota> flavors;  // preference order, as written
+};
+
+// Kueue's conventional resource order: cpu, memory, ephemeral-storage, pods,
+// then everything else byte-wise. Maps in the site carry no order, so this is
+// what makes coveredResources deterministic.
+bool resource_before(const std::string& a, const std::string& b);
+
+// `owner` names the team or cohort in messages; `may_limit` is false when the
+// owner has no cohort/parent (borrowing and lending limits are then refused).
+// `is_cluster_queue` enables the ClusterQueue-only rules (V27, V31).
+std::vector<ResourceGroup> form_resource_groups(Context& ctx, const std::vector<site::QuotaEntry>& quota,
+                                                const std::string& owner, bool may_limit, bool is_cluster_queue);
+
+// After every team is lowered: warn where shares of one pool resource add up
+// to more than 100%.
+void check_share_sums(Context& ctx, const std::vector<site::Team>& teams);
+
+}  // namespace queueforge::lower

@@ -1,0 +1,119 @@
+#include "lower/selector.hpp"
+
+#include "lower/metadata.hpp"
+
+#include <queueforge/names.hpp>
+
+namespace queueforge::lower {
+
+namespace {
+
+constexpr const char* kNameLabel = "kubernetes.io/metadata.name";
+
+Node checked_selector(Context& ctx, const Node& sel, const std::string& what) {
+    Node out = Node::mapping();
+    for (const auto& e : sel.entries())
+        if (e.key != "matchLabels" && e.key != "matchExpressions")
+            ctx.error(e.key_mark, what + ": unknown field \"" + e.key + "\" in a label selector (matchLabels, matchExpressions)", "site.unknown-field");
+    if (const Node* ml = sel.find("matchLabels")) {
+        if (!ml->is_map()) {
+            ctx.error(ml->mark(), what + ".matchLabels: expected a map of strings", "site.type");
+        } else {
+            std::vector<std::pair<std::string, std::string>> kv;
+            for (const auto& e : ml->entries()) {
+                std::string why = check_qualified_name(e.key);
+                if (!why.empty()) ctx.error(e.key_mark, what + ".matchLabels: invalid key \"" + e.key + "\": " + why, "V32");
+                why = e.value.is_scalar() && !e.value.is_null() ? check_label_value(e.value.text()) : "expected a string";
+                if (!why.empty()) ctx.error(e.value.mark(), what + ".matchLabels." + e.key + ": " + why, "V32");
+                kv.emplace_back(e.key, e.value.text());
+            }
+            out.set("matchLabels", sorted_string_map(std::move(kv)));
+        }
+    }
+    if (const Node* me = sel.find("matchExpressions")) {
+        if (!me->is_seq()) {
+            ctx.error(me->mark(), what + ".matchExpressions: expected a list", "site.type");
+            return out;
+        }
+        Node exprs = Node::sequence();
+        for (const auto& x : me->items()) {
+            if (!x.is_map()) {
+                ctx.error(x.mark(), what + ".matchExpressions: expected a map with key, operator, values", "site.type");
+                continue;
+            }
+            const Node* key = x.find("key");
+            const Node* op = x.find("operator");
+            const Node* values = x.find("values");
+            for (const auto& e : x.entries())
+                if (e.key != "key" && e.key != "operator" && e.key != "values")
+                    ctx.error(e.key_mark, what + ".matchExpressions: unknown field \"" + e.key + "\"", "site.unknown-field");
+            if (!key || !key->is_string()) {
+                ctx.error(x.mark(), what + ".matchExpressions: key is required", "V32");
+                continue;
+            }
+            std::string why = check_qualified_name(key->text());
+            if (!why.empty()) ctx.error(key->mark(), what + ".matchExpressions.key: " + why, "V32");
+            std::string o = op && op->is_string() ? op->text() : "";
+            bool set_op = o == "In" || o == "NotIn";
+            if (!set_op && o != "Exists" && o != "DoesNotExist") {
+                ctx.error(op ? op->mark() : x.mark(), what + ".matchExpressions.operator: Unsupported value: \"" + o + "\": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\"", "V32");
+                continue;
+            }
+            std::size_t n = values && values->is_seq() ? values->items().size() : 0;
+            if (values && !values->is_seq()) ctx.error(values->mark(), what + ".matchExpressions.values: expected a list", "site.type");
+            if (set_op && n == 0)
+                ctx.error(x.mark(), what + ".matchExpressions.values: Required value: must be specified when `operator` is 'In' or 'NotIn'", "V32");
+            if (!set_op && n > 0)
+                ctx.error(values->mark(), what + ".matchExpressions.values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'", "V32");
+            Node e = Node::mapping();
+            e.set("key", Node::string(key->text()));
+            e.set("operator", Node::string(o));
+            if (n > 0) {
+                Node vs = Node::sequence();
+                for (const auto& v : values->items()) {
+                    std::string vwhy = v.is_scalar() && !v.is_null() ? check_label_value(v.text()) : "expected a string";
+                    if (!vwhy.empty()) ctx.error(v.mark(), what + ".matchExpressions.values: " + vwhy, "V32");
+                    vs.push(Node::string(v.text()));
+                }
+                e.set("values", std::move(vs));
+            }
+            exprs.push(std::move(e));
+        }
+        out.set("matchExpressions", std::move(exprs));
+    }
+    return out;
+}
+
+}  // namespace
+
+Node namespace_selector(Context& ctx, const site::Team& team) {
+    const std::string what = "team \"" + team.name.value + "\" namespaceSelector";
+    if (team.selector) return checked_selector(ctx, *team.selector, what);
+    // An empty selector admits every namespace; a missing one admits none
+    // (kueue-semantics.md 1.4), so the selector is always written.
+    if (team.selector_mode.value == "all") return Node::mapping();
+    if (team.namespaces.empty()) {
+        ctx.error(team.mark,
+                  "team \"" + team.name.value +
+                      "\": no namespaces; list them in namespaces or set namespaceSelector: all (a ClusterQueue that selects no namespace admits nothing)",
+                  "site.namespaces");
+        return Node::mapping();
+    }
+    Node sel = Node::mapping();
+    if (team.namespaces.size() == 1) {
+        sel.set("matchLabels", sorted_string_map({{kNameLabel, team.namespaces.front().value}}));
+        return sel;
+    }
+    Node expr = Node::mapping();
+    expr.set("key", Node::string(kNameLabel));
+    expr.set("operator", Node::string("In"));
+    Node values = Node::sequence();
+    for (const auto& ns : team.namespaces) values.push(Node::string(ns.value));
+    expr.set("values", std::move(values));
+    Node exprs = Node::sequence();
+    exprs.push(std::move(expr));
+    sel.set("matchExpressions", std::move(exprs));
+    return sel;
+}
+
+}  // namespace queueforge::lower

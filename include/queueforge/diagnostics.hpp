@@ -1,0 +1,54 @@
+#pragma once
+// Findings collected while reading, compiling or checking input. Every finding
+// carries the file and position it is about so that callers can print
+// `file:line:col: error: message` and CI can annotate the right line.
+#include <queueforge/mark.hpp>
+
+#include <string>
+#include <vector>
+
+namespace queueforge {
+
+enum class Severity { Error, Warning, Note };
+
+const char* severity_name(Severity s);
+
+struct Diagnostic {
+    Severity severity = Severity::Error;
+    std::string file;
+    Mark mark;
+    std::string message;
+    std::string rule;  // stable id such as "site.unknown-field" or "V24"; may be empty
+};
+
+class Diagnostics {
+public:
+    void error(std::string file, Mark mark, std::string message, std::string rule = {});
+    void warning(std::string file, Mark mark, std::string message, std::string rule = {});
+    void note(std::string file, Mark mark, std::string message, std::string rule = {});
+    void add(Diagnostic d);
+    void append(const Diagnostics& other);
+
+    const std::vector<Diagnostic>& all() const { return items_; }
+    bool has_errors() const;
+    std::size_t count(Severity s) const;
+    bool empty() const { return items_.empty(); }
+
+    // With --strict every warning counts as an error.
+    void promote_warnings();
+    // Stable order: by file, line, column, then insertion order.
+    void sort();
+
+private:
+    std::vector<Diagnostic> items_;
+};
+
+// Text rendering: `file:line:col: severity: message`, then the offending source
+// line and a caret under the column when the source text is known.
+struct SourceText {
+    std::string path;
+    std::string text;
+};
+std::string render_text(const Diagnostics& diags, const std::vector<SourceText>& sources);
+
+}  // namespace queueforge

@@ -1,0 +1,25 @@
+#pragma once
+// Lowered objects → bytes: one YAML stream, or one file per object in a
+// folder, written so that a failure leaves the folder as it was.
+#include <queueforge/diagnostics.hpp>
+#include <queueforge/object.hpp>
+
+#include <string>
+#include <vector>
+
+namespace queueforge {
+
+// `site_file` names the source in the header comment; empty = no header.
+std::string render_stream(const std::vector<Object>& objects, const std::string& site_file);
+
+// A file name for the object that cannot leave the output folder whatever
+// the object's names are: "<NN>-<kind>-[<namespace>.]<name>.yaml", NN the
+// kind's place in the apply order.
+std::string object_file_name(const Object& o);
+
+// Writes every object to `dir` (created if missing). Files go to a temporary
+// folder first and are renamed into place only when all were written.
+bool write_objects(const std::string& dir, const std::vector<Object>& objects, const std::string& site_file,
+                   Diagnostics& diags);
+
+}  // namespace queueforge

@@ -1,0 +1,27 @@
+#pragma once
+// Site model → Kubernetes objects for the site's target. Resolves references,
+// shares of pool capacity and per-target rules, forms resource groups, and
+// refuses (with the site's line:col) anything the API server or Kueue's
+// webhooks would reject.
+#include <queueforge/diagnostics.hpp>
+#include <queueforge/object.hpp>
+#include <queueforge/site.hpp>
+#include <queueforge/target.hpp>
+
+#include <optional>
+#include <vector>
+
+namespace queueforge {
+
+struct LowerOptions {
+    std::string target_override;  // --target: replaces the site's target
+};
+
+struct Lowered {
+    Target target;
+    std::vector<Object> objects;  // in stream order
+};
+
+std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const LowerOptions& opts = {});
+
+}  // namespace queueforge

@@ -1,0 +1,176 @@
+#pragma once
+// The site model: what a `kind: Site` file says, checked for shape and types
+// but not yet resolved against a target. Every value keeps the position it
+// was read from so later stages can point at the site's line and column.
+#include <queueforge/mark.hpp>
+#include <queueforge/node.hpp>
+#include <queueforge/quantity.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace queueforge::site {
+
+template <class T>
+struct Located {
+    T value{};
+    Mark mark;
+};
+
+using Text = Located<std::string>;
+
+// A quota amount as written: an absolute quantity or a share of the pool.
+struct Amount {
+    Mark mark;
+    std::string resource;
+    Mark resource_mark;
+    std::optional<Quantity> absolute;
+    // Share of the pool's capacity in units of 1/1,000,000 percent-points:
+    // "12.5%" is 12,500,000. Exact for any share written with <= 6 decimals.
+    std::optional<std::int64_t> share_micro_pct;
+    std::string written;  // source spelling, for messages
+};
+
+struct Taint {
+    Text key;
+    Text value;
+    Text effect;
+    Mark mark;
+};
+
+struct Pool {
+    Text name;
+    std::vector<std::pair<Text, Text>> node_labels;  // sorted by key when lowered
+    std::vector<Taint> taints;
+    std::vector<Node> tolerations;                    // Kubernetes Toleration objects, validated when lowered
+    std::optional<Located<std::int64_t>> nodes;
+    std::vector<Amount> allocatable;                  // per node; absolute only
+    Mark mark;
+};
+
+struct QuotaEntry {
+    Text pool;
+    std::vector<Amount> nominal;
+    std::vector<Amount> borrowing_limit;
+    std::vector<Amount> lending_limit;
+    Mark mark;
+};
+
+struct Preemption {
+    Text reclaim_within_cohort;
+    Text within_cluster_queue;
+    Text borrow_policy;
+    std::optional<Located<std::int64_t>> max_priority_threshold;
+};
+
+struct FlavorFungibility {
+    Text when_can_borrow;
+    Text when_can_preempt;
+    Text preference;
+};
+
+// Queue settings that `teamDefaults` may give once for every team.
+struct QueueSettings {
+    Text queueing_strategy;
+    Preemption preemption;
+    FlavorFungibility fungibility;
+    std::optional<Located<Quantity>> fair_sharing_weight;
+    Text stop_policy;
+    std::optional<Located<bool>> default_queue;
+    Text local_queue;
+};
+
+struct Team {
+    Text name;
+    Text cluster_queue;  // defaults to the team name
+    std::vector<Text> namespaces;
+    // "namespaces" (select the team's namespaces), "all" ({}), or a selector.
+    Text selector_mode;
+    std::optional<Node> selector;
+    Text cohort;
+    QueueSettings settings;
+    std::vector<QuotaEntry> quota;
+    Mark mark;
+};
+
+struct Cohort {
+    Text name;
+    Text parent;
+    std::optional<Located<Quantity>> fair_sharing_weight;
+    std::vector<QuotaEntry> quota;
+    Mark mark;
+};
+
+struct PriorityClass {
+    Text name;
+    Located<std::int64_t> value;
+    Text description;
+    Mark mark;
+};
+
+struct PodSet {
+    Text name;
+    std::optional<Located<std::int64_t>> count;
+    std::optional<Located<std::int64_t>> min_count;
+    std::vector<Amount> requests;  // per pod
+    std::vector<std::pair<Text, Text>> node_selector;
+    std::vector<Node> tolerations;
+    Mark mark;
+};
+
+struct Expectation {
+    Text status;   // Admitted | Pending
+    Text flavor;
+    std::optional<Located<bool>> borrowing;
+    Mark mark;
+};
+
+struct Workload {
+    Text name;
+    Text namespace_;
+    Text queue;
+    Text priority_class;
+    Text file;                 // job manifest, relative to the site file
+    std::vector<PodSet> pod_sets;
+    std::optional<Expectation> expect;
+    Mark mark;
+};
+
+struct TargetSpec {
+    Text name;            // "rhoai-2.10", "kueue-0.13", ... (string form)
+    Text openshift_ai;    // map form
+    Text kueue;           // map form
+    Text kueue_api_version;
+    Text dsc_api_version;
+    Text cohort_api_version;
+    Mark mark;
+};
+
+struct DataScienceCluster {
+    bool emit = true;
+    Text name;  // default "default-dsc"
+    std::vector<std::pair<Text, Text>> components;  // component -> managementState
+    std::optional<Located<bool>> auto_create_queues;
+    Text default_local_queue_name;
+    Text default_cluster_queue_name;
+    Mark mark;
+};
+
+struct Site {
+    std::string file;
+    Text name;
+    TargetSpec target;
+    DataScienceCluster dsc;
+    std::optional<Located<bool>> manage_namespaces;
+    std::vector<Pool> pools;
+    std::vector<Cohort> cohorts;
+    std::vector<PriorityClass> priority_classes;
+    QueueSettings team_defaults;
+    std::vector<Team> teams;
+    std::vector<Workload> workloads;
+    Mark mark;
+};
+
+}  // namespace queueforge::site
