@@ -143,11 +143,8 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
     return s;
 }
 
-std::optional<Site> load_site_file(const std::string& path, Diagnostics& diags, std::string* text_out) {
-    std::string text;
-    if (!read_file_limited(path, text, diags)) return std::nullopt;
+std::optional<Site> parse_site_text(const std::string& path, const std::string& text, Diagnostics& diags) {
     auto docs = load_yaml(path, text, diags);
-    if (text_out) *text_out = text;
     if (diags.has_errors()) return std::nullopt;
     if (docs.size() != 1) {
         diags.error(path, docs.empty() ? Mark{1, 1} : docs[1].start,
@@ -158,6 +155,13 @@ std::optional<Site> load_site_file(const std::string& path, Diagnostics& diags, 
         return std::nullopt;
     }
     return parse_site(docs[0].root, path, diags);
+}
+
+std::optional<Site> load_site_file(const std::string& path, Diagnostics& diags, std::string* text_out) {
+    std::string text;
+    if (!read_file_limited(path, text, diags)) return std::nullopt;
+    if (text_out) *text_out = text;
+    return parse_site_text(path, text, diags);
 }
 
 }  // namespace queueforge

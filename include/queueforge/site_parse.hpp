@@ -18,6 +18,9 @@ bool is_site_document(const Node& root);
 // Returns the model when the document has no errors (warnings allowed).
 std::optional<site::Site> parse_site(const Node& root, const std::string& file, Diagnostics& diags);
 
+// Parses the text of a site file: exactly one Site document is expected.
+std::optional<site::Site> parse_site_text(const std::string& path, const std::string& text, Diagnostics& diags);
+
 // Reads and parses a site file: exactly one Site document is expected.
 std::optional<site::Site> load_site_file(const std::string& path, Diagnostics& diags,
                                          std::string* text_out = nullptr);

@@ -1,0 +1,76 @@
+// Compiles a generated site of TEAMS teams × POOLS pools in process and
+// prints the time per phase and the peak resident memory.
+//   bench_build [teams=1000] [pools=20] [rounds=5]
+#include <queueforge/compile.hpp>
+#include <queueforge/emit.hpp>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string generate_site(int teams, int pools) {
+    std::string s = "apiVersion: queueforge.io/v1alpha1\nkind: Site\nmetadata:\n  name: bench\nspec:\n"
+                    "  target: rhoai-3.5\n  pools:\n";
+    for (int p = 0; p < pools; ++p)
+        s += "    - name: pool-" + std::to_string(p) + "\n      nodes: 100\n      nodeLabels: {pool: p" +
+             std::to_string(p) + "}\n      allocatable: {cpu: 128, memory: 1Ti, nvidia.com/gpu: 8, pods: 250}\n";
+    s += "  cohorts:\n";
+    for (int c = 0; c < 10; ++c) s += "    - name: cohort-" + std::to_string(c) + "\n";
+    s += "  teams:\n";
+    for (int t = 0; t < teams; ++t) {
+        s += "    - name: team-" + std::to_string(t) + "\n      namespaces: [ns-" + std::to_string(t) +
+             "]\n      cohort: cohort-" + std::to_string(t % 10) + "\n      quota:\n";
+        for (int p = 0; p < pools; ++p)
+            s += "        - pool: pool-" + std::to_string(p) +
+                 "\n          nominal: {cpu: 10, memory: 64Gi, nvidia.com/gpu: 1, pods: 20}\n"
+                 "          borrowingLimit: {nvidia.com/gpu: 2}\n";
+    }
+    return s;
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int teams = argc > 1 ? std::stoi(argv[1]) : 1000;
+    int pools = argc > 2 ? std::stoi(argv[2]) : 20;
+    int rounds = argc > 3 ? std::stoi(argv[3]) : 5;
+    std::string site = generate_site(teams, pools);
+    std::vector<double> compile_ms, emit_ms;
+    std::size_t objects = 0, bytes = 0;
+    for (int r = 0; r < rounds; ++r) {
+        queueforge::Diagnostics diags;
+        auto t0 = std::chrono::steady_clock::now();
+        auto lowered = queueforge::compile_site("bench.yaml", site, diags);
+        compile_ms.push_back(ms_since(t0));
+        if (!lowered) {
+            std::fprintf(stderr, "bench site failed to compile\n");
+            return 1;
+        }
+        auto t1 = std::chrono::steady_clock::now();
+        std::string out = queueforge::render_stream(lowered->objects, "bench.yaml");
+        emit_ms.push_back(ms_since(t1));
+        objects = lowered->objects.size();
+        bytes = out.size();
+    }
+    std::sort(compile_ms.begin(), compile_ms.end());
+    std::sort(emit_ms.begin(), emit_ms.end());
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    std::printf("site: %d teams x %d pools, %zu bytes of input\n", teams, pools, site.size());
+    std::printf("output: %zu objects, %zu bytes\n", objects, bytes);
+    std::printf("parse+lower: median %.1f ms (min %.1f)\n", compile_ms[compile_ms.size() / 2], compile_ms.front());
+    std::printf("emit:        median %.1f ms (min %.1f)\n", emit_ms[emit_ms.size() / 2], emit_ms.front());
+    std::printf("total:       median %.1f ms\n", compile_ms[compile_ms.size() / 2] + emit_ms[emit_ms.size() / 2]);
+    std::printf("peak RSS:    %.1f MB\n", static_cast<double>(ru.ru_maxrss) / 1024.0);
+    return 0;
+}
