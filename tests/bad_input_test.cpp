@@ -128,12 +128,12 @@ TEST_CASE("bad input: references to unknown pools, cohorts and priority classes"
                  {14, 15, "site.unknown-cohort", "unknown cohort"});
     expect_error(kHead + kPools + team("        - pool: gpu\n          nominal: {cpu: 1}\n") +
                      "  workloads:\n    - {name: w, namespace: a, priorityClass: high, podSets: [{name: main, count: 1, requests: {cpu: 1}}]}\n",
-                 {18, 44, "site.unknown-priority-class", "unknown priority class"});
+                 {18, 46, "site.unknown-priority-class", "unknown priority class"});
 }
 
 TEST_CASE("bad input: cycles in the cohort hierarchy") {
     expect_error(kHead + "  cohorts:\n    - {name: a, parent: b}\n    - {name: b, parent: c}\n    - {name: c, parent: a}\n",
-                 {8, 23, "V45", "cycle in cohort hierarchy (a -> b -> c -> a)"});
+                 {8, 25, "V45", "cycle in cohort hierarchy (a -> b -> c -> a)"});
 }
 
 TEST_CASE("bad input: the CLI exits 1 and writes nothing; a usage error exits 2") {
@@ -149,4 +149,8 @@ TEST_CASE("bad input: the CLI exits 1 and writes nothing; a usage error exits 2"
     CHECK(qf_test::run_cli("build --no-such-flag").exit == 2);
     CHECK(qf_test::run_cli("build -strict x").exit == 2);
     CHECK(qf_test::run_cli("build " + qf_test::shell_quote((tmp.path / "missing.yaml").string())).exit == 1);
+}
+
+TEST_CASE("bad input: a YAML 1.1 boolean where a name is expected says to quote it") {
+    expect_error(kHead + "  pools:\n    - name: y\n", {8, 13, "site.type", "quote the value"});
 }

@@ -2,6 +2,7 @@
 #include "test_util.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace queueforge;
 

@@ -10,7 +10,7 @@ using namespace queueforge;
 
 namespace {
 
-std::string site(const std::string& target, const std::string& body) {
+std::string make_site(const std::string& target, const std::string& body) {
     return "apiVersion: queueforge.io/v1alpha1\nkind: Site\nmetadata:\n  name: t\nspec:\n  target: " + target + "\n" + body;
 }
 
@@ -47,7 +47,7 @@ nlohmann::ordered_json spec_of(const Object* o) {
 
 TEST_CASE("lowering: pools sharing resources form one resource group; missing resources get quota 0") {
     Diagnostics d;
-    auto l = compile(site("kueue-0.19", kPools + R"(  teams:
+    auto l = compile(make_site("kueue-0.19", kPools + R"(  teams:
     - name: ml
       namespaces: [ml]
       quota:
@@ -77,7 +77,7 @@ TEST_CASE("lowering: pools sharing resources form one resource group; missing re
 
 TEST_CASE("lowering: disjoint resources form separate groups in order of first use") {
     Diagnostics d;
-    auto l = compile(site("kueue-0.19", kPools + R"(  teams:
+    auto l = compile(make_site("kueue-0.19", kPools + R"(  teams:
     - name: ml
       namespaces: [ml]
       quota:
@@ -98,7 +98,7 @@ TEST_CASE("lowering: disjoint resources form separate groups in order of first u
 
 TEST_CASE("lowering: shares resolve exactly against pool capacity and round down to Kueue's unit with a warning") {
     Diagnostics d;
-    auto l = compile(site("kueue-0.19", kPools + R"(  teams:
+    auto l = compile(make_site("kueue-0.19", kPools + R"(  teams:
     - name: a
       namespaces: [a]
       quota:
@@ -118,14 +118,14 @@ TEST_CASE("lowering: shares resolve exactly against pool capacity and round down
 
 TEST_CASE("lowering: a share needs the pool's capacity") {
     Diagnostics d;
-    auto l = compile(site("kueue-0.19", "  pools: [{name: p}]\n  teams: [{name: a, namespaces: [a], quota: [{pool: p, nominal: {cpu: 50%}}]}]\n"), d);
+    auto l = compile(make_site("kueue-0.19", "  pools: [{name: p}]\n  teams: [{name: a, namespaces: [a], quota: [{pool: p, nominal: {cpu: 50%}}]}]\n"), d);
     CHECK_FALSE(l);
     CHECK(qf_test::has_rule(d, "site.share"));
 }
 
 TEST_CASE("lowering: namespaceSelector is always written") {
     Diagnostics d;
-    auto l = compile(site("kueue-0.19", kPools + R"(  teams:
+    auto l = compile(make_site("kueue-0.19", kPools + R"(  teams:
     - {name: one, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}]}
     - {name: two, namespaces: [b, c], quota: [{pool: cpu, nominal: {cpu: 1}}]}
     - {name: all, namespaces: [d], namespaceSelector: all, quota: [{pool: cpu, nominal: {cpu: 1}}]}
@@ -145,31 +145,31 @@ TEST_CASE("lowering: namespaceSelector is always written") {
           R"({"matchLabels":{"team":"custom"},"matchExpressions":[{"key":"tier","operator":"Exists"}]})");
 
     Diagnostics bad;
-    CHECK_FALSE(compile(site("kueue-0.19", kPools + "  teams: [{name: x, quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n"), bad));
+    CHECK_FALSE(compile(make_site("kueue-0.19", kPools + "  teams: [{name: x, quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n"), bad));
     CHECK(qf_test::has_rule(bad, "site.namespaces"));
     Diagnostics bad2;
-    CHECK_FALSE(compile(site("kueue-0.19", kPools + "  teams: [{name: x, namespaces: [a], namespaceSelector: {matchExpressions: [{key: k, operator: In}]}, quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n"), bad2));
+    CHECK_FALSE(compile(make_site("kueue-0.19", kPools + "  teams: [{name: x, namespaces: [a], namespaceSelector: {matchExpressions: [{key: k, operator: In}]}, quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n"), bad2));
     CHECK(qf_test::has_rule(bad2, "V32"));
 }
 
 TEST_CASE("lowering: borrowing and lending limits follow Kueue's webhook rules") {
     Diagnostics no_cohort;
-    CHECK_FALSE(compile(site("kueue-0.19", kPools + "  teams: [{name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}, borrowingLimit: {cpu: 1}}]}]\n"), no_cohort));
+    CHECK_FALSE(compile(make_site("kueue-0.19", kPools + "  teams: [{name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}, borrowingLimit: {cpu: 1}}]}]\n"), no_cohort));
     CHECK(qf_test::has_rule(no_cohort, "V29"));
     Diagnostics lend;
-    CHECK_FALSE(compile(site("kueue-0.19", kPools + "  cohorts: [{name: c}]\n  teams: [{name: x, cohort: c, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}, lendingLimit: {cpu: 2}}]}]\n"), lend));
+    CHECK_FALSE(compile(make_site("kueue-0.19", kPools + "  cohorts: [{name: c}]\n  teams: [{name: x, cohort: c, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}, lendingLimit: {cpu: 2}}]}]\n"), lend));
     CHECK(qf_test::has_rule(lend, "V31"));
     Diagnostics orphan;
-    CHECK_FALSE(compile(site("kueue-0.19", kPools + "  cohorts: [{name: c}]\n  teams: [{name: x, cohort: c, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}, borrowingLimit: {memory: 2Gi}}]}]\n"), orphan));
+    CHECK_FALSE(compile(make_site("kueue-0.19", kPools + "  cohorts: [{name: c}]\n  teams: [{name: x, cohort: c, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}, borrowingLimit: {memory: 2Gi}}]}]\n"), orphan));
     CHECK(qf_test::has_rule(orphan, "site.limit-without-nominal"));
     Diagnostics dup;
-    CHECK_FALSE(compile(site("kueue-0.19", kPools + "  teams: [{name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}, {pool: cpu, nominal: {cpu: 2}}]}]\n"), dup));
+    CHECK_FALSE(compile(make_site("kueue-0.19", kPools + "  teams: [{name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}, {pool: cpu, nominal: {cpu: 2}}]}]\n"), dup));
     CHECK(qf_test::has_rule(dup, "V26"));
     Diagnostics v34;
-    CHECK_FALSE(compile(site("kueue-0.19", kPools + "  teams: [{name: x, namespaces: [a], preemption: {borrowWithinCohort: {policy: LowerPriority}}, quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n"), v34));
+    CHECK_FALSE(compile(make_site("kueue-0.19", kPools + "  teams: [{name: x, namespaces: [a], preemption: {borrowWithinCohort: {policy: LowerPriority}}, quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n"), v34));
     CHECK(qf_test::has_rule(v34, "V34"));
     Diagnostics v33;
-    CHECK_FALSE(compile(site("kueue-0.19", kPools + "  teams: [{name: x, namespaces: [a], flavorFungibility: {preference: BorrowingOverPreemption}, quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n"), v33));
+    CHECK_FALSE(compile(make_site("kueue-0.19", kPools + "  teams: [{name: x, namespaces: [a], flavorFungibility: {preference: BorrowingOverPreemption}, quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n"), v33));
     CHECK(qf_test::has_rule(v33, "V33"));
 }
 
@@ -178,8 +178,8 @@ TEST_CASE("lowering: v1beta1 and v1beta2 spellings") {
   teams: [{name: x, cohort: c, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}]}]
 )";
     Diagnostics d1, d2;
-    auto old = compile(site("kueue-0.13", body), d1);
-    auto now = compile(site("kueue-0.19", body), d2);
+    auto old = compile(make_site("kueue-0.13", body), d1);
+    auto now = compile(make_site("kueue-0.19", body), d2);
     REQUIRE(old);
     REQUIRE(now);
     auto so = spec_of(find(*old, "ClusterQueue", "x"));
@@ -196,38 +196,38 @@ TEST_CASE("lowering: v1beta1 and v1beta2 spellings") {
 TEST_CASE("lowering: cohort hierarchy needs a target that serves Cohort; v1alpha1 spells parent") {
     const std::string body = "  cohorts: [{name: root}, {name: child, parent: root}]\n";
     Diagnostics none;
-    CHECK_FALSE(compile(site("rhoai-2.16", body), none));
+    CHECK_FALSE(compile(make_site("rhoai-2.16", body), none));
     CHECK(qf_test::has_rule(none, "target.cohort"));
     Diagnostics alpha;
-    auto l = compile(site("rhoai-2.19", body), alpha);
+    auto l = compile(make_site("rhoai-2.19", body), alpha);
     REQUIRE(l);
     CHECK(spec_of(find(*l, "Cohort", "child"))["parent"] == "root");
     Diagnostics beta;
-    auto l2 = compile(site("rhoai-3.5", body), beta);
+    auto l2 = compile(make_site("rhoai-3.5", body), beta);
     REQUIRE(l2);
     CHECK(spec_of(find(*l2, "Cohort", "child"))["parentName"] == "root");
 }
 
 TEST_CASE("lowering: DataScienceCluster component rules per target") {
     Diagnostics managed;
-    CHECK_FALSE(compile(site("rhoai-3.0", "  dataScienceCluster: {components: {kueue: Managed}}\n"), managed));
+    CHECK_FALSE(compile(make_site("rhoai-3.0", "  dataScienceCluster: {components: {kueue: Managed}}\n"), managed));
     CHECK(qf_test::has_rule(managed, "target.component-state"));
     CHECK(qf_test::messages(managed).find("use Unmanaged") != std::string::npos);
 
     Diagnostics renamed;
-    CHECK_FALSE(compile(site("rhoai-3.5", "  dataScienceCluster: {components: {datasciencepipelines: Managed}}\n"), renamed));
+    CHECK_FALSE(compile(make_site("rhoai-3.5", "  dataScienceCluster: {components: {datasciencepipelines: Managed}}\n"), renamed));
     CHECK(qf_test::messages(renamed).find("aipipelines") != std::string::npos);
 
     Diagnostics trainer;
-    CHECK_FALSE(compile(site("rhoai-3.0", "  dataScienceCluster: {components: {trainer: Managed}}\n"), trainer));
+    CHECK_FALSE(compile(make_site("rhoai-3.0", "  dataScienceCluster: {components: {trainer: Managed}}\n"), trainer));
     CHECK(qf_test::has_rule(trainer, "target.component"));
 
     Diagnostics auto_old;
-    CHECK_FALSE(compile(site("rhoai-3.4", "  dataScienceCluster: {autoCreateQueues: false}\n"), auto_old));
+    CHECK_FALSE(compile(make_site("rhoai-3.4", "  dataScienceCluster: {autoCreateQueues: false}\n"), auto_old));
     CHECK(qf_test::has_rule(auto_old, "target.field"));
 
     Diagnostics ok;
-    auto l = compile(site("rhoai-3.5", kPools + "  teams: [{name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n"), ok);
+    auto l = compile(make_site("rhoai-3.5", kPools + "  teams: [{name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n"), ok);
     REQUIRE(l);
     auto dsc = find(*l, "DataScienceCluster", "default-dsc");
     REQUIRE(dsc);
@@ -238,7 +238,7 @@ TEST_CASE("lowering: DataScienceCluster component rules per target") {
     CHECK(dsc->wave == 10);
 
     Diagnostics embedded;
-    auto l2 = compile(site("rhoai-2.10", ""), embedded);
+    auto l2 = compile(make_site("rhoai-2.10", ""), embedded);
     REQUIRE(l2);
     CHECK(find(*l2, "DataScienceCluster", "default-dsc")->wave == -10);
 }
@@ -246,19 +246,19 @@ TEST_CASE("lowering: DataScienceCluster component rules per target") {
 TEST_CASE("lowering: names that collide with the operator's auto-created queues warn on 2.23-3.4") {
     const std::string body = "  pools: [{name: default-flavor}]\n  teams: [{name: default, namespaces: [a], quota: [{pool: default-flavor, nominal: {cpu: 1}}]}]\n";
     Diagnostics d;
-    REQUIRE(compile(site("rhoai-2.25", body), d));
+    REQUIRE(compile(make_site("rhoai-2.25", body), d));
     CHECK(d.count(Severity::Warning) == 3);  // flavor, ClusterQueue and LocalQueue
     Diagnostics old;
-    REQUIRE(compile(site("rhoai-2.22", body), old));
+    REQUIRE(compile(make_site("rhoai-2.22", body), old));
     CHECK_FALSE(qf_test::has_rule(old, "target.auto-queues"));
     Diagnostics v35;
-    REQUIRE(compile(site("rhoai-3.5", body), v35));
+    REQUIRE(compile(make_site("rhoai-3.5", body), v35));
     CHECK_FALSE(qf_test::has_rule(v35, "target.auto-queues"));
 }
 
 TEST_CASE("lowering: labels, annotations, sync waves and stream order") {
     Diagnostics d;
-    auto l = compile(site("rhoai-2.25", kPools + R"(  manageNamespaces: true
+    auto l = compile(make_site("rhoai-2.25", kPools + R"(  manageNamespaces: true
   cohorts: [{name: c}]
   priorityClasses: [{name: high, value: 100}]
   teams: [{name: x, cohort: c, namespaces: [a], localQueue: q, quota: [{pool: cpu, nominal: {cpu: 1}}]}]
@@ -279,16 +279,16 @@ TEST_CASE("lowering: labels, annotations, sync waves and stream order") {
     CHECK(meta["annotations"]["kueue.x-k8s.io/default-queue"] == "true");
     auto ns = to_json(find(*l, "Namespace", "a")->doc)["metadata"];
     CHECK(ns["labels"]["kueue.openshift.io/managed"] == "true");
-    CHECK_FALSE(ns.contains("annotations") && ns["annotations"].contains("argocd.argoproj.io/sync-options"));
+    CHECK_FALSE((ns.contains("annotations") && ns["annotations"].contains("argocd.argoproj.io/sync-options")));
     auto dsc = to_json(find(*l, "DataScienceCluster", "default-dsc")->doc)["metadata"];
     CHECK(dsc["annotations"]["argocd.argoproj.io/sync-options"] == "SkipDryRunOnMissingResource=true,Prune=false,Delete=false");
 }
 
 TEST_CASE("lowering: OpenShift AI 2.10 support statements warn") {
     Diagnostics d;
-    REQUIRE(compile(site("rhoai-2.10", kPools + R"(  teams:
+    REQUIRE(compile(make_site("rhoai-2.10", kPools + R"(  teams:
     - {name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}]}
-    - {name: y, namespaces: [b], quota: [{pool: cpu, nominal: {cpu: 1}}]}
+    - {name: team-y, namespaces: [b], quota: [{pool: cpu, nominal: {cpu: 1}}]}
 )"), d));
     CHECK(d.count(Severity::Warning) == 2);  // a tainted, labelled flavor and a second ClusterQueue
     CHECK(qf_test::has_rule(d, "target.support"));
@@ -296,12 +296,12 @@ TEST_CASE("lowering: OpenShift AI 2.10 support statements warn") {
 
 TEST_CASE("lowering: duplicate names and objects are refused") {
     Diagnostics d;
-    CHECK_FALSE(compile(site("kueue-0.19", "  pools: [{name: p}, {name: p}]\n"), d));
+    CHECK_FALSE(compile(make_site("kueue-0.19", "  pools: [{name: p}, {name: p}]\n"), d));
     CHECK(qf_test::has_rule(d, "site.duplicate-name"));
     Diagnostics lq;
-    CHECK_FALSE(compile(site("kueue-0.19", kPools + R"(  teams:
+    CHECK_FALSE(compile(make_site("kueue-0.19", kPools + R"(  teams:
     - {name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}]}
-    - {name: y, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}]}
+    - {name: team-y, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}]}
 )"), lq));
     CHECK(qf_test::has_rule(lq, "site.duplicate-object"));
 }

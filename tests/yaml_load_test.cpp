@@ -152,6 +152,9 @@ TEST_CASE("yaml: plain scalars are typed like Kubernetes (go-yaml v2)") {
         {"1.5", K::Float, "1.5"}, {"1.10", K::Float, "1.10"}, {"1e3", K::Float, "1e3"},
         {".5", K::Float, ".5"}, {"-.5e-3", K::Float, "-.5e-3"}, {".inf", K::Float, ".inf"},
         {"-.Inf", K::Float, "-.Inf"}, {".NaN", K::Float, ".NaN"}, {"1e-999", K::Float, "1e-999"},
+        // Go's ParseFloat sees these raw: underscores only between digits.
+        {".5e1_0", K::Float, ".5e1_0"}, {".5_5", K::Float, ".5_5"}, {".5_", K::String, ".5_"},
+        {".5__5", K::String, ".5__5"},
         // Strings, including what only YAML 1.1 or 1.2 readers would type.
         {"1e999", K::String, "1e999"}, {"36Gi", K::String, "36Gi"}, {"500m", K::String, "500m"},
         {"2024-01-01", K::String, "2024-01-01"}, {"1:30", K::String, "1:30"}, {"0x", K::String, "0x"},
@@ -232,8 +235,31 @@ TEST_CASE("yaml: syntax errors are positioned") {
     CHECK(d.mark.line == 2);
     CHECK_THAT(d.message, Catch::Contains("anchor"));
 
-    expect_error("a: \"unterminated\n", "yaml.syntax");
-    expect_error("- a\nb: c\n", "yaml.syntax");
+    // yaml-cpp would let these run to the end of the file.
+    d = expect_error("a: \"unterminated\nb: 1\n", "yaml.syntax");
+    CHECK(d.mark == Mark{1, 4});
+    CHECK_THAT(d.message, Catch::Contains("never closed"));
+    d = expect_error("a: 1\nb: ['x', 'unterminated]\n", "yaml.syntax");
+    CHECK(d.mark == Mark{2, 10});
+    // A quote inside a plain scalar is just a character.
+    CHECK(load_one("a: it's\nb: say \"hi\n").find("b")->text() == "say \"hi");
+    CHECK(load_one("a: x\n  'tis continued\n").find("a")->text() == "x 'tis continued");
+}
+
+TEST_CASE("yaml: content after a finished document needs ---") {
+    // yaml-cpp would quietly start a second document here.
+    Diagnostic d = expect_error("- a\nb: c\n", "yaml.syntax");
+    CHECK(d.mark == Mark{2, 1});
+    CHECK_THAT(d.message, Catch::Contains("---"));
+    expect_error("[1]\n[2]\n", "yaml.syntax");
+    expect_error("a: 1\n---\n- b\n# comment\n\nc: d\n", "yaml.syntax");
+
+    // Explicit markers, including after multi-byte text, are fine.
+    CHECK(load("a: 1\n...\nb: 2\n").docs.size() == 2);
+    Loaded l = load("a: caf\xC3\xA9 \xF0\x9F\x9A\x80\n# c\n---\nb: 1\n--- # comment\nc: 2\n");
+    INFO(render_text(l.diags, {}));
+    CHECK(l.docs.size() == 3);
+    CHECK(l.diags.empty());
 }
 
 TEST_CASE("yaml: tabs used as indentation are rejected with a clear message") {
@@ -251,11 +277,17 @@ TEST_CASE("yaml: tabs used as indentation are rejected with a clear message") {
     Node root = load_one("a: |\n  x\n  \ty\nb: 2\n");
     CHECK(root.find("a")->text() == "x\n\ty\n");
     load_one("a: 1\n\t# a comment after a tab\nb: 2\n");
+    load_one("a:\n  b: 1\n\t# c\n  c: 2\n");
     load_one("a: 1\t\nb: [1,\n\t2]\n");
     load_one("a: 1\n\t\nb: 2\n");
     CHECK(load_one("a: \"x\n\ty\"\n").find("a")->text() == "x y");
-    CHECK(load_one("a: >\n    x\n  \ty\n").find("a")->is_string());
-    CHECK(load_one("--- |\n\tliteral\n").text() == "\tliteral\n");
+    CHECK(load_one("a: >\n  x\n  \ty\n").find("a")->text() == "x\n\ty\n");
+
+    // A tab-only line inside a block scalar ends it; yaml-cpp's complaint is
+    // reported with the same message.
+    d = expect_error("a: |\n  x\n\t\n  y\n", "yaml.tab");
+    CHECK(d.mark == Mark{3, 1});
+    CHECK(d.message == "tab character used for indentation; YAML allows only spaces");
 }
 
 TEST_CASE("yaml: duplicate keys are errors that name the first definition") {
@@ -309,7 +341,16 @@ TEST_CASE("yaml: aliases are expanded as copies") {
     CHECK(root.find("one")->mark() == Mark{2, 6});
     CHECK(root.find("key")->text() == "x");
 
-    expect_error("a: &a [1, *a]\n", "yaml.alias");
+    Diagnostic d = expect_error("a: &loop [1, *loop]\n", "yaml.alias");
+    CHECK(d.mark == Mark{1, 14});
+    CHECK_THAT(d.message, Catch::Contains("*loop"));
+
+    // An alias may not carry nesting past the limit either.
+    LoadOptions shallow;
+    shallow.max_depth = 3;
+    load_one("a: &x [[1]]\n");
+    d = expect_error("a: &x [[1]]\nb: [*x]\n", "yaml.depth", shallow);
+    CHECK(d.mark == Mark{2, 5});
     // Anchors do not leak into the next document.
     expect_error("a: &x 1\n---\nb: *x\n", "yaml.syntax");
 }

@@ -21,7 +21,8 @@ std::string safe_part(const std::string& s) {
         unsigned char u = static_cast<unsigned char>(c);
         out += (std::islower(u) || std::isdigit(u) || c == '-') ? c : (c == '.' ? '.' : '_');
     }
-    while (!out.empty() && out.front() == '.') out.front() = '_';
+    if (!out.empty() && out.front() == '.') out.front() = '_';
+    if (!out.empty() && out.back() == '.') out.back() = '_';
     for (std::size_t p; (p = out.find("..")) != std::string::npos;) out[p] = '_';
     if (out.size() > 100) out.resize(100);
     return out.empty() ? "_" : out;
@@ -58,6 +59,7 @@ std::string object_file_name(const Object& o) {
     std::string kind;
     for (char c : o.kind) kind += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     std::string name = o.namespace_.empty() ? safe_part(o.name) : safe_part(o.namespace_) + "." + safe_part(o.name);
+    for (std::size_t p; (p = name.find("..")) != std::string::npos;) name[p] = '_';
     return "0" + std::to_string(kind_place(o)) + "-" + safe_part(kind) + "-" + name + ".yaml";
 }
 

@@ -69,10 +69,15 @@ Node cluster_queue_spec(Context& ctx, const site::Team& t, const std::vector<Res
                   what + ": reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never", "V34");
     Node pre = Node::mapping();
     pre.set("reclaimWithinCohort", Node::string(reclaim));
-    Node bwc = Node::mapping();
-    bwc.set("policy", Node::string(borrow));
-    if (threshold) bwc.set("maxPriorityThreshold", Node::integer(threshold->value));
-    pre.set("borrowWithinCohort", std::move(bwc));
+    // borrowWithinCohort has a CRD default ({policy: Never}) from Kueue 0.10 on;
+    // before that an absent one stays absent, so it is written only when set.
+    bool borrow_set = !s.preemption.borrow_policy.value.empty() || !d.preemption.borrow_policy.value.empty() || threshold;
+    if (ctx.kueue_at_least(0, 10) || borrow_set) {
+        Node bwc = Node::mapping();
+        bwc.set("policy", Node::string(borrow));
+        if (threshold) bwc.set("maxPriorityThreshold", Node::integer(threshold->value));
+        pre.set("borrowWithinCohort", std::move(bwc));
+    }
     pre.set("withinClusterQueue", Node::string(within));
     spec.set("preemption", std::move(pre));
 

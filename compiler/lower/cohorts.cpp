@@ -57,8 +57,9 @@ void lower_cohorts(Context& ctx) {
                       "target.cohort");
             continue;
         }
+        // A support statement, not an API rule: the cluster accepts it, so a note.
         if (!ctx.target.shared_cohorts_supported && members[c.name.value] > 1)
-            ctx.warning(c.mark,
+            ctx.note(c.mark,
                         what + " is shared by " + std::to_string(members[c.name.value]) +
                             " teams; Red Hat does not support shared cohorts on OpenShift AI " +
                             ctx.target.release.to_string(),

@@ -25,8 +25,12 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 std::string got(const Node& n) {
-    if (n.is_scalar() && n.kind() != Node::Kind::Null) return std::string(Node::kind_name(n.kind())) + " \"" + n.text() + "\"";
-    return Node::kind_name(n.kind());
+    if (!n.is_scalar() || n.kind() == Node::Kind::Null) return Node::kind_name(n.kind());
+    std::string s = std::string(Node::kind_name(n.kind())) + " \"" + n.text() + "\"";
+    // Kubernetes reads YAML 1.1, where y, yes, on, off... are booleans.
+    if (n.kind() == Node::Kind::Bool)
+        s += " (YAML 1.1 reads y, yes, on, off... as booleans; quote the value to make it a string)";
+    return s;
 }
 
 // "12.5%" -> 12,500,000 (micro percent-points); nullopt if malformed.

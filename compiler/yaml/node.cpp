@@ -124,6 +124,9 @@ bool Node::same_as(const Node& o) const {
             if (entries_[i].key != o.entries_[i].key || !entries_[i].value.same_as(o.entries_[i].value))
                 return false;
         return true;
+    case Kind::Null:
+        // Node() has an empty text and null_value() says "null"; both are null.
+        return true;
     default:
         return text_ == o.text_;
     }
