@@ -154,3 +154,14 @@ TEST_CASE("bad input: the CLI exits 1 and writes nothing; a usage error exits 2"
 TEST_CASE("bad input: a YAML 1.1 boolean where a name is expected says to quote it") {
     expect_error(kHead + "  pools:\n    - name: y\n", {8, 13, "site.type", "quote the value"});
 }
+
+TEST_CASE("bad input: every problem in the file is reported in one run") {
+    Diagnostics d;
+    std::string site = kHead + "  pools:\n    - name: GPU\n      nodez: 1\n  teams:\n    - name: a\n      namespaces: [a]\n      quota: [{pool: gpu, nominal: {cpu: -1}}]\n";
+    CHECK(qf_test::build_text(site, d).empty());
+    INFO(qf_test::messages(d));
+    CHECK(d.count(Severity::Error) >= 3);
+    CHECK(qf_test::has_rule(d, "site.name"));
+    CHECK(qf_test::has_rule(d, "site.unknown-field"));
+    CHECK(qf_test::has_rule(d, "site.quantity"));
+}

@@ -246,6 +246,37 @@ TEST_CASE("yaml: syntax errors are positioned") {
     CHECK(load_one("a: x\n  'tis continued\n").find("a")->text() == "x 'tis continued");
 }
 
+TEST_CASE("yaml: a block-map line without ':' is an error") {
+    // yaml-cpp would read "labels" as a key with a null value.
+    Diagnostic d = expect_error("metadata:\n  name: foo\n  labels\n", "yaml.syntax");
+    CHECK(d.mark == Mark{3, 3});
+    CHECK_THAT(d.message, Catch::Contains("expected ':' after \"labels\""));
+    // Block-scalar content that is not indented enough.
+    expect_error("- name: |\n  x\n", "yaml.syntax");
+    expect_error("a:\n  b: 1\n  ...\n", "yaml.syntax");
+
+    // A line at its key's column is the next key, not the key's value.
+    d = expect_error("name:\nca # comment\na: 1\n", "yaml.syntax");
+    CHECK(d.mark == Mark{2, 1});
+    CHECK(load_one("key:\n- a\nother:\n  - b\n").find("key")->is_seq());
+    CHECK(load_one("- key:\n  - a\n").items()[0].find("key")->is_seq());
+
+    // Explicit keys indent their values from the indicators.
+    Node explicit_keys = load_one("? a\n:\n  b: 1\n? &k c\n: d\nlist:\n  - ? e\n    :\n      f: 1\n");
+    CHECK(explicit_keys.find("a")->find("b")->as_int() == 1);
+    CHECK(explicit_keys.find("c")->text() == "d");
+    CHECK(explicit_keys.find("list")->items()[0].find("e")->find("f") != nullptr);
+
+    // Keys without values are fine where YAML allows them.
+    Node root = load_one("? a\n? b\n: c\nd:\n");
+    CHECK(root.find("a")->is_null());
+    CHECK(root.find("b")->text() == "c");
+    CHECK(root.find("d")->is_null());
+    root = load_one("{a, b: }\n");
+    CHECK(root.find("a")->is_null());
+    CHECK(root.find("b")->is_null());
+}
+
 TEST_CASE("yaml: content after a finished document needs ---") {
     // yaml-cpp would quietly start a second document here.
     Diagnostic d = expect_error("- a\nb: c\n", "yaml.syntax");
@@ -253,6 +284,12 @@ TEST_CASE("yaml: content after a finished document needs ---") {
     CHECK_THAT(d.message, Catch::Contains("---"));
     expect_error("[1]\n[2]\n", "yaml.syntax");
     expect_error("a: 1\n---\n- b\n# comment\n\nc: d\n", "yaml.syntax");
+
+    // yaml-cpp also starts a document at an indented ---, which YAML reads
+    // as text ("x ---" here) or, as in this case, as an error.
+    d = expect_error(" - x\n ---\n", "yaml.syntax");
+    CHECK(d.mark == Mark{2, 2});
+    CHECK(load_one("- x\n ---\n").items()[0].text() == "x ---");
 
     // Explicit markers, including after multi-byte text, are fine.
     CHECK(load("a: 1\n...\nb: 2\n").docs.size() == 2);

@@ -118,8 +118,10 @@ bool TreeBuilder::starts_without_marker(const YAML::Mark& mark) const {
         const std::size_t first = line.find_first_not_of(" \t\r");
         return first != std::string_view::npos && line[first] != '#';
     };
-    if (is_marker(pos, "---")) return false;
     std::size_t start = line_start(pos);
+    // yaml-cpp also takes an indented --- as a document start; YAML (and
+    // Kubernetes) only in column 1.
+    if (is_marker(pos, "---")) return pos != start;
     if (has_content(text_.substr(start, pos - start))) return true;
     // Walk back over blank and comment lines to the previous content line.
     while (start > 0) {
@@ -128,6 +130,36 @@ bool TreeBuilder::starts_without_marker(const YAML::Mark& mark) const {
         start = prev;
     }
     return false;
+}
+
+// A block-map value on a later line must be indented deeper than its key
+// (a list may start at the key's column). yaml-cpp sometimes accepts a line
+// at the key's column as the value ("name:" then "ca # c"); YAML and
+// Kubernetes read such a line as the next key and reject it without ':'.
+void TreeBuilder::check_value_indent(const YAML::Mark& mark, bool is_seq) {
+    if (frames_.empty()) return;
+    const Frame& f = frames_.back();
+    if (!f.block || !f.have_key || f.key_line < 0 || mark.line <= f.key_line) return;
+    if (is_seq ? mark.column >= f.key_col : mark.column > f.key_col) return;
+    error(to_mark(mark),
+          "this line is not indented under " + for_message(f.key) + ", so YAML reads it as a new key without ':'",
+          "yaml.syntax");
+}
+
+// True when the key at `raw` follows a "? " indicator on its line
+// (after indentation and any "- " entries).
+bool TreeBuilder::is_explicit_key(const YAML::Mark& raw) const {
+    if (raw.pos < raw.column || static_cast<std::size_t>(raw.pos) > text_.size()) return false;
+    std::string_view prefix = text_.substr(static_cast<std::size_t>(raw.pos - raw.column),
+                                           static_cast<std::size_t>(raw.column));
+    for (;;) {
+        const std::size_t i = prefix.find_first_not_of(' ');
+        if (i == std::string_view::npos || i + 1 >= prefix.size() || (prefix[i + 1] != ' ' && prefix[i + 1] != '\t'))
+            return false;
+        if (prefix[i] == '?') return true;
+        if (prefix[i] != '-') return false;
+        prefix.remove_prefix(i + 2);
+    }
 }
 
 void TreeBuilder::OnDocumentStart(const YAML::Mark& mark) {
@@ -173,10 +205,17 @@ void TreeBuilder::OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) {
     const Mark at = to_mark(mark);
     count_node(at);
     Node n = Node::null_value(at);
+    if (!frames_.empty() && frames_.back().block && frames_.back().have_key && frames_.back().key_mark == at) {
+        // yaml-cpp reads a block-map line without ':' ("  labels") as a key
+        // with a null value and puts the value where the key is; YAML and
+        // Kubernetes reject such a line.
+        error(at, "expected ':' after " + for_message(frames_.back().key) + "; is this line's indentation off?",
+              "yaml.syntax");
+    }
     if (expecting_key()) {
         error(at, "mapping key is empty or null; Kubernetes accepts only string keys", "yaml.non-string-key");
         if (anchor) anchors_[anchor] = Anchored{n, 1, 0};
-        reject_key();
+        reject_key(at);
         return;
     }
     attach(std::move(n), anchor, 1, 0);
@@ -229,9 +268,10 @@ void TreeBuilder::OnScalar(const YAML::Mark& mark, const std::string& tag, YAML:
     Node n = Node::scalar(r.kind, std::move(r.text), at, quoted);
     if (expecting_key()) {
         if (anchor) anchors_[anchor] = Anchored{n, 1, 0};
-        accept_key(n, value, plain);
+        accept_key(n, value, plain, mark);
         return;
     }
+    check_value_indent(mark, false);
     attach(std::move(n), anchor, 1, 0);
 }
 
@@ -265,7 +305,8 @@ void TreeBuilder::OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) {
 
     Node copy = a.node;
     copy.set_mark(at);
-    if (expecting_key() && copy.is_scalar()) return accept_key(copy, copy.text(), false);
+    if (expecting_key() && copy.is_scalar()) return accept_key(copy, copy.text(), false, mark);
+    check_value_indent(mark, false);
     attach(std::move(copy), 0, a.nodes, a.height);
 }
 
@@ -279,7 +320,7 @@ void TreeBuilder::check_collection_tag(const std::string& tag, bool is_map, Mark
           "yaml.tag");
 }
 
-void TreeBuilder::open(Node n, const std::string& tag, YAML::anchor_t anchor) {
+void TreeBuilder::open(Node n, const std::string& tag, YAML::anchor_t anchor, bool block) {
     name_anchor(anchor);
     const Mark at = n.mark();
     // A collection in key position is reported when it is complete (attach),
@@ -294,6 +335,7 @@ void TreeBuilder::open(Node n, const std::string& tag, YAML::anchor_t anchor) {
     f.node = std::move(n);
     f.anchor = anchor;
     f.nodes_before = before;
+    f.block = block;
     frames_.push_back(std::move(f));
 }
 
@@ -307,15 +349,17 @@ void TreeBuilder::close() {
 }
 
 void TreeBuilder::OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                                  YAML::EmitterStyle::value) {
-    open(Node::sequence(to_mark(mark)), tag, anchor);
+                                  YAML::EmitterStyle::value style) {
+    if (!expecting_key()) check_value_indent(mark, true);
+    open(Node::sequence(to_mark(mark)), tag, anchor, style != YAML::EmitterStyle::Flow);
 }
 
 void TreeBuilder::OnSequenceEnd() { close(); }
 
 void TreeBuilder::OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                             YAML::EmitterStyle::value) {
-    open(Node::mapping(to_mark(mark)), tag, anchor);
+                             YAML::EmitterStyle::value style) {
+    if (!expecting_key()) check_value_indent(mark, false);
+    open(Node::mapping(to_mark(mark)), tag, anchor, style != YAML::EmitterStyle::Flow);
 }
 
 void TreeBuilder::OnMapEnd() { close(); }
@@ -337,7 +381,7 @@ void TreeBuilder::attach(Node n, YAML::anchor_t anchor, std::size_t nodes, int h
         // Kubernetes objects are JSON, and a list or map cannot be a JSON key.
         error(n.mark(), std::string("mapping key must be a string, not a ") + Node::kind_name(n.kind()),
               "yaml.non-string-key");
-        return reject_key();
+        return reject_key(n.mark());
     }
     if (!f.drop_value)
         f.node.entries().push_back(Node::Entry{std::move(f.key), f.key_mark, std::move(n)});
@@ -346,22 +390,30 @@ void TreeBuilder::attach(Node n, YAML::anchor_t anchor, std::size_t nodes, int h
     f.key.clear();
 }
 
-void TreeBuilder::reject_key() {
+void TreeBuilder::reject_key(Mark at) {
     Frame& f = frames_.back();
     f.have_key = true;
     f.drop_value = true;
+    f.key.clear();
+    f.key_mark = at;
+    f.key_line = -1;  // the value is dropped; do not judge its indentation
 }
 
-void TreeBuilder::accept_key(const Node& key_node, const std::string& source, bool plain) {
+void TreeBuilder::accept_key(const Node& key_node, const std::string& source, bool plain, const YAML::Mark& raw) {
     using K = Node::Kind;
     const Mark at = key_node.mark();
+    // An explicit key ("? key", value after ": " on a later line) is
+    // indented relative to the indicators, not the key text.
+    const bool explicit_key = is_explicit_key(raw);
+    frames_.back().key_line = explicit_key ? -1 : raw.line;
+    frames_.back().key_col = raw.column;
     if (key_node.is_null()) {
         error(at, "mapping key is empty or null; Kubernetes accepts only string keys", "yaml.non-string-key");
-        return reject_key();
+        return reject_key(at);
     }
     if (plain && source == "<<") {
         error(at, "merge keys (<<) are not supported; write the keys out in full", "yaml.merge-key");
-        return reject_key();
+        return reject_key(at);
     }
     // Kubernetes turns non-string keys into their JSON spelling (yes -> "true",
     // 0x10 -> "16"); do the same, and say so when that changes what was written.
@@ -377,7 +429,7 @@ void TreeBuilder::accept_key(const Node& key_node, const std::string& source, bo
               "duplicate key " + for_message(key) + " (first defined at line " + std::to_string(first->key_mark.line) +
                   ", column " + std::to_string(first->key_mark.col) + ")",
               "yaml.duplicate-key");
-        return reject_key();
+        return reject_key(at);
     }
     f.have_key = true;
     f.drop_value = false;

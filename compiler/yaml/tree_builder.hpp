@@ -62,6 +62,10 @@ private:
         bool drop_value = false;  // the key was rejected; parse its value but discard it
         std::string key;
         Mark key_mark;
+        bool block = false;  // block (not flow) mapping
+        // Where yaml-cpp saw the key, unshifted, for indentation checks.
+        int key_line = -1;
+        int key_col = -1;
         // Built only for large maps, where a linear duplicate search would be
         // quadratic.
         std::unordered_map<std::string, std::size_t> index;
@@ -77,16 +81,18 @@ private:
     [[noreturn]] void fatal(Mark at, std::string message, std::string rule);
     bool expecting_key() const;
     void count_node(Mark at);
-    void open(Node n, const std::string& tag, YAML::anchor_t anchor);
+    void open(Node n, const std::string& tag, YAML::anchor_t anchor, bool block);
     void close();
     void attach(Node n, YAML::anchor_t anchor, std::size_t nodes, int height);
-    void accept_key(const Node& key_node, const std::string& source, bool plain);
-    void reject_key();
+    void accept_key(const Node& key_node, const std::string& source, bool plain, const YAML::Mark& raw);
+    void reject_key(Mark at);
     void check_collection_tag(const std::string& tag, bool is_map, Mark at);
     void name_anchor(YAML::anchor_t anchor);
     std::string alias_name(YAML::anchor_t anchor) const;
 
     bool starts_without_marker(const YAML::Mark& mark) const;
+    void check_value_indent(const YAML::Mark& mark, bool is_seq);
+    bool is_explicit_key(const YAML::Mark& raw) const;
 
     const std::string& path_;
     std::string_view text_;

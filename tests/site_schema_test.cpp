@@ -1,0 +1,83 @@
+// The site file's JSON Schema (schemas/site.schema.json) describes what the
+// parser reads: every field the examples and starter sites use is in it.
+#include "test_util.hpp"
+
+#include <queueforge/node_json.hpp>
+#include <queueforge/templates.hpp>
+#include <queueforge/yaml_load.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace queueforge;
+using json = nlohmann::json;
+
+namespace {
+
+const json* resolve(const json& root, const json* s) {
+    while (s && s->contains("$ref")) {
+        std::string ref = (*s)["$ref"];
+        s = &root["definitions"][ref.substr(ref.rfind('/') + 1)];
+    }
+    return s;
+}
+
+// Walks `doc` along the schema; reports every key the schema does not know.
+void walk(const json& root, const json* schema, const Node& doc, const std::string& path, std::vector<std::string>& unknown) {
+    schema = resolve(root, schema);
+    if (!schema) return;
+    if (schema->contains("oneOf")) {
+        for (const auto& alt : (*schema)["oneOf"]) {
+            const json* a = resolve(root, &alt);
+            bool is_obj = a->value("type", "") == "object";
+            bool is_arr = a->value("type", "") == "array";
+            if ((doc.is_map() && is_obj) || (doc.is_seq() && is_arr)) {
+                walk(root, a, doc, path, unknown);
+                return;
+            }
+        }
+        return;
+    }
+    if (doc.is_map() && schema->contains("properties")) {
+        for (const auto& e : doc.entries()) {
+            if (!(*schema)["properties"].contains(e.key)) {
+                unknown.push_back(path + "." + e.key);
+                continue;
+            }
+            walk(root, &(*schema)["properties"][e.key], e.value, path + "." + e.key, unknown);
+        }
+    } else if (doc.is_seq() && schema->contains("items")) {
+        for (const auto& i : doc.items()) walk(root, &(*schema)["items"], i, path + "[]", unknown);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("site schema: is embedded, and knows every field the examples and starter sites use") {
+    auto text = find_embedded("schemas/site.schema.json");
+    REQUIRE(text);
+    json schema = json::parse(*text);
+    CHECK(schema["$schema"] == "http://json-schema.org/draft-07/schema#");
+    std::vector<std::pair<std::string, std::string>> sites;
+    for (const char* ex : {"seed-minimal", "multi-team", "rhoai-3"})
+        sites.emplace_back(ex, qf_test::read_text(qf_test::source_dir() / "examples" / ex / "queueforge-site.yaml"));
+    for (const auto& p : template_paths("sites/")) sites.emplace_back(p, std::string(*find_template(p)));
+    for (const auto& [name, site] : sites) {
+        INFO(name);
+        Diagnostics d;
+        auto docs = load_yaml(name, site, d);
+        REQUIRE(docs.size() == 1);
+        std::vector<std::string> unknown;
+        walk(schema, &schema, docs[0].root, "", unknown);
+        CHECK(unknown.empty());
+        for (const auto& u : unknown) UNSCOPED_INFO(u);
+    }
+}
+
+TEST_CASE("site schema: a field the schema lacks is caught by the walk") {
+    json schema = json::parse(*find_embedded("schemas/site.schema.json"));
+    Diagnostics d;
+    auto docs = load_yaml("x", "apiVersion: a\nspec:\n  teams:\n    - {name: a, quotta: []}\n", d);
+    std::vector<std::string> unknown;
+    walk(schema, &schema, docs[0].root, "", unknown);
+    CHECK(unknown == std::vector<std::string>{".spec.teams[].quotta"});
+}
