@@ -23,22 +23,11 @@ std::optional<Target> resolve_target(const site::Site& s, Diagnostics& diags, co
         at = {};
     } else if (!t.name.value.empty()) {
         found = find_target(t.name.value);
-    } else if (!t.openshift_ai.value.empty()) {
-        auto v = Version::parse(t.openshift_ai.value);
-        if (!v) {
-            diags.error(s.file, t.openshift_ai.mark, "spec.target.openshiftAI: \"" + t.openshift_ai.value + "\" is not a version such as \"2.16\"", "site.target");
-            return std::nullopt;
-        }
-        found = find_openshift_ai(*v);
-        at = t.openshift_ai.mark;
     } else {
-        auto v = Version::parse(t.kueue.value);
-        if (!v) {
-            diags.error(s.file, t.kueue.mark, "spec.target.kueue: \"" + t.kueue.value + "\" is not a version such as \"0.13\"", "site.target");
-            return std::nullopt;
-        }
-        found = find_kubernetes(*v);
-        at = t.kueue.mark;
+        // The map form names the same targets as the string form.
+        const bool ai = !t.openshift_ai.value.empty();
+        found = find_target((ai ? "rhoai-" : "kueue-") + (ai ? t.openshift_ai.value : t.kueue.value));
+        at = ai ? t.openshift_ai.mark : t.kueue.mark;
     }
     if (!found.target) {
         diags.error(s.file, at, found.error, "site.target");
