@@ -213,7 +213,8 @@ TEST_CASE("yaml: core tags are honoured, other tags rejected") {
 }
 
 TEST_CASE("yaml: JSON input loads, tab-indented or not") {
-    Node root = load_one("{\n\t\"kind\": \"Namespace\",\n\t\"items\": [\n\t\t1,\n\t\t\"x\",\n\t\ttrue,\n\t\tnull\n\t]\n}\n");
+    Node root = load_one(
+        "{\n\t\"kind\": \"Namespace\",\n\t\"items\": [\n\t\t1,\n\t\t\"x\",\n\t\ttrue,\n\t\tnull\n\t]\n}\n");
     CHECK(root.find("kind")->text() == "Namespace");
     const Node* items = root.find("items");
     REQUIRE(items->size() == 4);
@@ -438,14 +439,17 @@ TEST_CASE("yaml: keys must be strings; merge keys are refused") {
 
     // Non-string scalar keys become their JSON spelling, as in Kubernetes,
     // with a warning when that changes what was written.
-    Loaded l = load("yes: 1\n0x10: 2\n3: c\n");
+    Loaded l = load("yes: 1\n0x10: 2\n3: c\n11e3: d\n1.50: e\n.inf: f\n");
     REQUIRE_FALSE(l.diags.has_errors());
     REQUIRE(l.docs.size() == 1);
     const Node& root = l.docs[0].root;
     CHECK(root.entries()[0].key == "true");
     CHECK(root.entries()[1].key == "16");
     CHECK(root.entries()[2].key == "3");
-    CHECK(l.diags.count(Severity::Warning) == 2);
+    CHECK(root.entries()[3].key == "11000");
+    CHECK(root.entries()[4].key == "1.5");
+    CHECK(root.entries()[5].key == ".inf");
+    CHECK(l.diags.count(Severity::Warning) == 4);
     CHECK(find_rule(l.diags, "yaml.non-string-key")->mark == Mark{1, 1});
 }
 

@@ -324,4 +324,44 @@ bool check_layout(const std::string& path, std::string_view text, Diagnostics& d
     return reported == 0;
 }
 
+bool starts_document_without_marker(std::string_view text, std::size_t pos) {
+    if (pos > text.size()) return false;
+    auto is_marker = [&](std::size_t at, std::string_view m) {
+        if (text.compare(at, 3, m) != 0) return false;
+        return at + 3 >= text.size() || std::string_view(" \t\r\n").find(text[at + 3]) != std::string_view::npos;
+    };
+    auto line_start = [&](std::size_t i) {
+        const std::size_t nl = i == 0 ? std::string_view::npos : text.rfind('\n', i - 1);
+        return nl == std::string_view::npos ? 0 : nl + 1;
+    };
+    auto has_content = [](std::string_view line) {
+        const std::size_t first = line.find_first_not_of(" \t\r");
+        return first != std::string_view::npos && line[first] != '#';
+    };
+    std::size_t start = line_start(pos);
+    // yaml-cpp also takes an indented --- as a document start; YAML only one
+    // in column 1.
+    if (is_marker(pos, "---")) return pos != start;
+    if (has_content(text.substr(start, pos - start))) return true;
+    // Walk back over blank and comment lines to the previous content line.
+    while (start > 0) {
+        const std::size_t prev = line_start(start - 1);
+        if (has_content(text.substr(prev, start - 1 - prev))) return !is_marker(prev, "...");
+        start = prev;
+    }
+    return false;
+}
+
+bool follows_explicit_key_indicator(std::string_view text, std::size_t line_start, std::size_t pos) {
+    if (line_start > pos || pos > text.size()) return false;
+    std::string_view prefix = text.substr(line_start, pos - line_start);
+    for (;;) {
+        const std::size_t i = prefix.find_first_not_of(' ');
+        if (i == std::string_view::npos || i + 1 >= prefix.size() || !is_blank(prefix[i + 1])) return false;
+        if (prefix[i] == '?') return true;
+        if (prefix[i] != '-') return false;
+        prefix.remove_prefix(i + 2);
+    }
+}
+
 }  // namespace queueforge::yaml_detail

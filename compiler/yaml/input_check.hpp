@@ -32,4 +32,16 @@ struct LayoutScan {
 // tab-indented JSON). Returns false when any was found.
 bool check_layout(const std::string& path, std::string_view text, Diagnostics& diags, LayoutScan& scan);
 
+// yaml-cpp silently starts a new document when content follows a finished
+// top-level node ("- a" then "b: c" at column 0, "[1]" then "[2]", or an
+// indented ---). True when the document yaml-cpp starts at byte `pos` has no
+// column-1 `---` and the previous content line is not a `...` end marker:
+// YAML and Kubernetes reject that, and it is almost always an indentation
+// mistake.
+bool starts_document_without_marker(std::string_view text, std::size_t pos);
+
+// True when the key at byte `pos` (its line starting at `line_start`)
+// follows a "? " indicator, after indentation and any "- " entries.
+bool follows_explicit_key_indicator(std::string_view text, std::size_t line_start, std::size_t pos);
+
 }  // namespace queueforge::yaml_detail

@@ -81,7 +81,7 @@ std::vector<Document> parse_stream(const std::string& path, const std::string& t
         for (std::size_t at : layout.harmless_tabs) repaired[at] = ' ';
     }
 
-    std::string_view body = repaired.empty() ? std::string_view(text) : std::string_view(repaired);
+    std::string_view body = layout.harmless_tabs.empty() ? std::string_view(text) : std::string_view(repaired);
     int shift = 0;
     if (body.substr(0, 3) == "\xEF\xBB\xBF") {
         // yaml-cpp drops the BOM without counting it; keep columns true to

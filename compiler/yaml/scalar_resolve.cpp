@@ -235,6 +235,7 @@ ResolvedScalar resolve_plain(std::string_view in) {
     if (one_of(in, kTrueWords)) return {K::Bool, "true"};
     if (one_of(in, kFalseWords)) return {K::Bool, "false"};
     if (one_of(in, kInfNanWords)) return {K::Float, std::string(in)};
+    if (!is_digit(c0) && !sign && c0 != '.') return {K::String, std::string(in)};
     std::string plain;
     plain.reserve(in.size());
     for (char c : in)
@@ -246,12 +247,62 @@ ResolvedScalar resolve_plain(std::string_view in) {
             return {K::Float, std::string(in)};
         return {K::String, std::string(in)};
     }
-    if (!is_digit(c0) && !sign) return {K::String, std::string(in)};
     // Timestamps would be tried next, but go-yaml v2 hands them to
     // interface{} targets as strings, and none of them parses as a number.
     if (auto v = parse_go_int(plain)) return {K::Int, canonical_int(*v)};
     if (matches_yaml_style_float(plain) && !float_overflows(plain)) return {K::Float, std::string(in)};
     return {K::String, std::string(in)};
+}
+
+std::string float_key_spelling(std::string_view text) {
+    std::string plain;
+    for (char c : text)
+        if (c != '_') plain += c;
+    const bool neg = !plain.empty() && plain[0] == '-';
+    std::string_view body = plain;
+    if (!body.empty() && (body[0] == '+' || body[0] == '-')) body.remove_prefix(1);
+    if (iequals(body, ".nan")) return ".nan";
+    if (iequals(body, ".inf")) return neg ? "-.inf" : ".inf";
+    double d = 0;
+    auto [p, ec] = std::from_chars(body.data(), body.data() + body.size(), d);
+    (void)p;
+    if (ec == std::errc::result_out_of_range) d = 0;  // underflow; overflow never resolves to a float
+    // Go rounds to float32 first; a float32 that overflows prints as +Inf.
+    if (d > static_cast<double>(std::numeric_limits<float>::max())) return neg ? "-.inf" : ".inf";
+    const float f = static_cast<float>(d);
+    if (f == 0.0f) return neg ? "-0" : "0";
+    // Shortest round-trip digits, then Go's 'g' layout: exponent form when
+    // the decimal exponent is < -4 or >= 6 (Go's rule for shortest output).
+    std::array<char, 64> buf{};
+    auto [end, ec2] = std::to_chars(buf.data(), buf.data() + buf.size(), f, std::chars_format::scientific);
+    (void)ec2;
+    const std::string_view sci(buf.data(), static_cast<std::size_t>(end - buf.data()));
+    const std::size_t e = sci.find('e');
+    std::string digits;
+    for (char c : sci.substr(0, e))
+        if (is_digit(c)) digits += c;
+    int exp = 0;
+    std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+' ? 1 : 0), sci.data() + sci.size(), exp);
+    std::string out = neg ? "-" : "";
+    const int nd = static_cast<int>(digits.size());
+    if (exp < -4 || exp >= 6) {
+        out += digits[0];
+        if (nd > 1) out += "." + digits.substr(1);
+        out += exp < 0 ? "e-" : "e+";
+        const int a = exp < 0 ? -exp : exp;
+        if (a < 10) out += '0';
+        out += std::to_string(a);
+        return out;
+    }
+    const int dp = exp + 1;  // digits before the decimal point
+    if (dp <= 0) {
+        out += "0." + std::string(static_cast<std::size_t>(-dp), '0') + digits;
+    } else if (dp >= nd) {
+        out += digits + std::string(static_cast<std::size_t>(dp - nd), '0');
+    } else {
+        out += digits.substr(0, static_cast<std::size_t>(dp)) + "." + digits.substr(static_cast<std::size_t>(dp));
+    }
+    return out;
 }
 
 bool may_resolve_to_non_string(std::string_view s) {

@@ -22,6 +22,11 @@ struct ResolvedScalar {
 // and timestamps stay strings.
 ResolvedScalar resolve_plain(std::string_view in);
 
+// The string Kubernetes makes of a float map key (sigs.k8s.io/yaml:
+// strconv.FormatFloat(v, 'g', -1, 32), with .inf/.nan spelled the YAML way),
+// e.g. "11e3" -> "11000", "1.50" -> "1.5". `text` must resolve to a float.
+std::string float_key_spelling(std::string_view text);
+
 // True when any reader we care about -- go-yaml v2, a strict YAML 1.1 reader
 // (PyYAML, older Ruby) or a YAML 1.2 core-schema reader -- could type the
 // plain scalar as something other than a string. Deliberately generous:

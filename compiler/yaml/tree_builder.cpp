@@ -1,5 +1,6 @@
 #include "tree_builder.hpp"
 
+#include "input_check.hpp"
 #include "scalar_resolve.hpp"
 
 #include <algorithm>
@@ -99,39 +100,6 @@ void TreeBuilder::count_node(Mark at) {
     ++doc_nodes_;
 }
 
-// yaml-cpp silently starts a new document when content follows a finished
-// top-level node ("- a" then "b: c" at column 0, or "[1]" then "[2]"). YAML
-// requires `---` there unless the previous document ended with `...`, and
-// Kubernetes' reader rejects it; it is almost always an indentation mistake.
-bool TreeBuilder::starts_without_marker(const YAML::Mark& mark) const {
-    if (mark.pos < 0 || static_cast<std::size_t>(mark.pos) > text_.size()) return false;
-    const auto pos = static_cast<std::size_t>(mark.pos);
-    auto is_marker = [&](std::size_t at, std::string_view m) {
-        if (text_.compare(at, 3, m) != 0) return false;
-        return at + 3 >= text_.size() || std::string_view(" \t\r\n").find(text_[at + 3]) != std::string_view::npos;
-    };
-    auto line_start = [&](std::size_t i) {
-        const std::size_t nl = i == 0 ? std::string_view::npos : text_.rfind('\n', i - 1);
-        return nl == std::string_view::npos ? 0 : nl + 1;
-    };
-    auto has_content = [](std::string_view line) {
-        const std::size_t first = line.find_first_not_of(" \t\r");
-        return first != std::string_view::npos && line[first] != '#';
-    };
-    std::size_t start = line_start(pos);
-    // yaml-cpp also takes an indented --- as a document start; YAML (and
-    // Kubernetes) only in column 1.
-    if (is_marker(pos, "---")) return pos != start;
-    if (has_content(text_.substr(start, pos - start))) return true;
-    // Walk back over blank and comment lines to the previous content line.
-    while (start > 0) {
-        const std::size_t prev = line_start(start - 1);
-        if (has_content(text_.substr(prev, start - 1 - prev))) return !is_marker(prev, "...");
-        start = prev;
-    }
-    return false;
-}
-
 // A block-map value on a later line must be indented deeper than its key
 // (a list may start at the key's column). yaml-cpp sometimes accepts a line
 // at the key's column as the value ("name:" then "ca # c"); YAML and
@@ -146,24 +114,8 @@ void TreeBuilder::check_value_indent(const YAML::Mark& mark, bool is_seq) {
           "yaml.syntax");
 }
 
-// True when the key at `raw` follows a "? " indicator on its line
-// (after indentation and any "- " entries).
-bool TreeBuilder::is_explicit_key(const YAML::Mark& raw) const {
-    if (raw.pos < raw.column || static_cast<std::size_t>(raw.pos) > text_.size()) return false;
-    std::string_view prefix = text_.substr(static_cast<std::size_t>(raw.pos - raw.column),
-                                           static_cast<std::size_t>(raw.column));
-    for (;;) {
-        const std::size_t i = prefix.find_first_not_of(' ');
-        if (i == std::string_view::npos || i + 1 >= prefix.size() || (prefix[i + 1] != ' ' && prefix[i + 1] != '\t'))
-            return false;
-        if (prefix[i] == '?') return true;
-        if (prefix[i] != '-') return false;
-        prefix.remove_prefix(i + 2);
-    }
-}
-
 void TreeBuilder::OnDocumentStart(const YAML::Mark& mark) {
-    if (doc_index_ > 0 && starts_without_marker(mark))
+    if (doc_index_ > 0 && mark.pos >= 0 && starts_document_without_marker(text_, static_cast<std::size_t>(mark.pos)))
         fatal(to_mark(mark),
               "content after the end of the previous document; check the indentation, or start a new "
               "document with ---",
@@ -404,7 +356,9 @@ void TreeBuilder::accept_key(const Node& key_node, const std::string& source, bo
     const Mark at = key_node.mark();
     // An explicit key ("? key", value after ": " on a later line) is
     // indented relative to the indicators, not the key text.
-    const bool explicit_key = is_explicit_key(raw);
+    const bool explicit_key = raw.pos >= raw.column && follows_explicit_key_indicator(
+                                                            text_, static_cast<std::size_t>(raw.pos - raw.column),
+                                                            static_cast<std::size_t>(raw.pos));
     frames_.back().key_line = explicit_key ? -1 : raw.line;
     frames_.back().key_col = raw.column;
     if (key_node.is_null()) {
@@ -416,9 +370,10 @@ void TreeBuilder::accept_key(const Node& key_node, const std::string& source, bo
         return reject_key(at);
     }
     // Kubernetes turns non-string keys into their JSON spelling (yes -> "true",
-    // 0x10 -> "16"); do the same, and say so when that changes what was written.
-    const std::string& key = key_node.text();
-    if ((key_node.kind() == K::Bool || key_node.kind() == K::Int) && plain && key != source)
+    // 0x10 -> "16", 11e3 -> "11000"); do the same, and say so when that
+    // changes what was written.
+    const std::string key = key_node.kind() == K::Float ? float_key_spelling(key_node.text()) : key_node.text();
+    if (key_node.kind() != K::String && plain && key != source)
         diags_.warning(path_, at,
                        "key " + for_message(source) + " is read as the " + Node::kind_name(key_node.kind()) + " " +
                            key + ", so the key becomes " + for_message(key) + "; quote it to keep it as written",

@@ -90,9 +90,7 @@ private:
     void name_anchor(YAML::anchor_t anchor);
     std::string alias_name(YAML::anchor_t anchor) const;
 
-    bool starts_without_marker(const YAML::Mark& mark) const;
     void check_value_indent(const YAML::Mark& mark, bool is_seq);
-    bool is_explicit_key(const YAML::Mark& raw) const;
 
     const std::string& path_;
     std::string_view text_;
