@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace queueforge {
@@ -37,22 +38,22 @@ public:
 
     // Scalar text: the spelling in the source for parsed nodes, the canonical
     // spelling for built ones ("true", "42").
-    const std::string& text() const { return text_; }
+    const std::string& text() const;
     bool quoted() const { return quoted_; }
-    bool as_bool() const { return text_ == "true"; }
+    bool as_bool() const { return text() == "true"; }
     std::optional<std::int64_t> as_int() const;
 
     Mark mark() const { return mark_; }
     void set_mark(Mark m) { mark_ = m; }
 
     // Sequences.
-    const std::vector<Node>& items() const { return items_; }
-    std::vector<Node>& items() { return items_; }
+    const std::vector<Node>& items() const;
+    std::vector<Node>& items();
     Node& push(Node n);
 
     // Maps.
-    const std::vector<Entry>& entries() const { return entries_; }
-    std::vector<Entry>& entries() { return entries_; }
+    const std::vector<Entry>& entries() const;
+    std::vector<Entry>& entries();
     const Node* find(std::string_view key) const;
     Node* find(std::string_view key);
     const Entry* find_entry(std::string_view key) const;
@@ -71,9 +72,9 @@ private:
     Kind kind_ = Kind::Null;
     bool quoted_ = false;
     Mark mark_;
-    std::string text_;
-    std::vector<Node> items_;
-    std::vector<Entry> entries_;
+    // Scalar text, sequence items or map entries: one at a time, which keeps
+    // large documents (tens of thousands of objects) small in memory.
+    std::variant<std::string, std::vector<Node>, std::vector<Entry>> data_;
 };
 
 struct Node::Entry {
