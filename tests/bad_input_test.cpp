@@ -165,3 +165,54 @@ TEST_CASE("bad input: every problem in the file is reported in one run") {
     CHECK(qf_test::has_rule(d, "site.unknown-field"));
     CHECK(qf_test::has_rule(d, "site.quantity"));
 }
+
+TEST_CASE("bad input: through the CLI every bad site exits 1 with a positioned error and writes nothing") {
+    std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+    for (char c = 'b'; c <= 'k'; ++c) {
+        std::string prev = std::string("*") + char(c - 1);
+        bomb += std::string(1, c) + ": &" + c + " [" + prev;
+        for (int i = 0; i < 9; ++i) bomb += ", " + prev;
+        bomb += "]\n";
+    }
+    const std::vector<std::string> sites = {
+        "a: [1, 2\n",
+        kHead + "\tpools: []\n",
+        kHead + "  target: rhoai-2.16\n",
+        bomb,
+        std::string(300, '[') + std::string(300, ']') + "\n",
+        kHead + kPools + "  teems: []\n",
+        kHead + "  pools: {name: gpu}\n",
+        kHead + kPools + team("        - pool: gpu\n          nominal: {cpu: -1}\n"),
+        kHead + kPools + team("        - pool: gpu\n          nominal: {cpu: 99999999999999999999999999999999E}\n"),
+        kHead + "  pools:\n    - name: \"GPU/../x\"\n",
+        kHead + kPools + team("        - pool: gpus\n          nominal: {cpu: 1}\n"),
+        kHead + "  cohorts:\n    - {name: a, parent: b}\n    - {name: b, parent: a}\n",
+        "\x7f" "ELF\x02\x01\x01\x00\x00\x00garbage\xff\xfe",
+    };
+    qf_test::TempDir tmp;
+    for (std::size_t i = 0; i < sites.size(); ++i) {
+        INFO("case " << i << ":\n" << sites[i]);
+        auto dir = tmp.path / std::to_string(i);
+        qf_test::write_text(dir / "queueforge-site.yaml", sites[i]);
+        auto out = dir / "rendered";
+        auto r = qf_test::run_cli("build -o " + qf_test::shell_quote(out.string()) + " " + qf_test::shell_quote(dir.string()));
+        INFO(r.err);
+        CHECK(r.exit == 1);
+        CHECK(r.out.empty());
+        CHECK(r.err.find("queueforge-site.yaml:") != std::string::npos);
+        CHECK(r.err.find(": error: ") != std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(out));
+    }
+    // 100 MB: refused before it is read.
+    auto big = tmp.path / "big";
+    std::filesystem::create_directories(big);
+    {
+        std::ofstream f(big / "queueforge-site.yaml", std::ios::binary);
+        std::string chunk(1 << 20, '#');
+        for (int i = 0; i < 100; ++i) f << chunk;
+    }
+    auto r = qf_test::run_cli("build " + qf_test::shell_quote(big.string()));
+    CHECK(r.exit == 1);
+    CHECK(r.out.empty());
+    CHECK(r.err.find("limit") != std::string::npos);
+}
