@@ -13,6 +13,13 @@ const char* severity_name(Severity s) {
     return "error";
 }
 
+std::string ObjectRef::display() const {
+    std::string s = kind;
+    if (!namespace_.empty()) s += "/" + namespace_;
+    if (!name.empty()) s += "/" + name;
+    return s;
+}
+
 void Diagnostics::add(Diagnostic d) { items_.push_back(std::move(d)); }
 
 void Diagnostics::error(std::string file, Mark mark, std::string message, std::string rule) {

@@ -13,12 +13,24 @@ enum class Severity { Error, Warning, Note };
 
 const char* severity_name(Severity s);
 
+// The Kubernetes object a finding is about (empty for findings about a file).
+struct ObjectRef {
+    std::string api_version;
+    std::string kind;
+    std::string namespace_;
+    std::string name;
+    bool empty() const { return kind.empty() && name.empty(); }
+    std::string display() const;  // "ClusterQueue/team-a", "LocalQueue/ns/default"
+};
+
 struct Diagnostic {
     Severity severity = Severity::Error;
     std::string file;
     Mark mark;
     std::string message;
     std::string rule;  // stable id such as "site.unknown-field" or "V24"; may be empty
+    ObjectRef object;  // set by validate
+    std::string path;  // field path inside the object, e.g. "spec.resourceGroups[0].flavors[1].name"
 };
 
 class Diagnostics {

@@ -1,0 +1,65 @@
+#pragma once
+// A structural OpenAPI v3 validator: the subset of OpenAPI that Kubernetes
+// CRDs use, with the API server's semantics and messages (RE2 patterns,
+// x-kubernetes-* extensions, unknown fields as strict field validation
+// reports them). Schemas come from queueforge's schemas/ or from CRDs.
+#include <queueforge/diagnostics.hpp>
+#include <queueforge/node.hpp>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace queueforge::openapi {
+
+class Schema;  // compiled, immutable; see compiler/openapi/schema.hpp
+
+struct ValidateOptions {
+    bool reject_unknown_fields = true;  // kubectl --validate=strict
+    std::size_t max_errors = 100;       // per object
+};
+
+// Compiles an openAPIV3Schema node. Errors (bad patterns, wrong keyword
+// types) go to diags against `file`.
+std::shared_ptr<const Schema> compile(const Node& schema, const std::string& file, Diagnostics& diags);
+
+// Validates `doc` (a whole object) against `schema`. Each finding carries the
+// value's Mark, a path like "spec.resourceGroups[0].coveredResources" and a
+// rule id "schema.<keyword>" (schema.required, schema.type, schema.enum,
+// schema.pattern, schema.unknown-field, ...). Messages follow the API server:
+//   spec.queueingStrategy: Unsupported value: "Fifo": supported values: "StrictFIFO", "BestEffortFIFO"
+void validate(const Schema& schema, const Node& doc, const std::string& file, const ObjectRef& ref,
+              Diagnostics& diags, const ValidateOptions& opts = {});
+
+// Applies `default`s to `doc` as the API server does on create.
+void apply_defaults(const Schema& schema, Node& doc);
+
+// CEL rules (x-kubernetes-validations) the schema carries, with their paths,
+// so callers can report them as "not evaluated" until a CEL engine exists.
+struct CelRule {
+    std::string path;  // where the rule sits, "spec.preemption"
+    std::string rule;
+    std::string message;
+};
+std::vector<CelRule> cel_rules(const Schema& schema);
+
+// Schemas by group/version/kind.
+class SchemaSet {
+public:
+    void add(const std::string& api_version, const std::string& kind, std::shared_ptr<const Schema> s);
+    const Schema* find(const std::string& api_version, const std::string& kind) const;
+    std::size_t size() const { return schemas_.size(); }
+
+private:
+    std::map<std::pair<std::string, std::string>, std::shared_ptr<const Schema>> schemas_;
+};
+
+// Loads every served version's openAPIV3Schema from CRD manifests (files or
+// folders, as exported from a cluster or copied from a release).
+void load_crds(const std::vector<std::string>& paths, SchemaSet& out, Diagnostics& diags);
+// Same for CRD documents already parsed.
+void add_crd(const Node& crd, const std::string& file, SchemaSet& out, Diagnostics& diags);
+
+}  // namespace queueforge::openapi
