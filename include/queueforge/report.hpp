@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace queueforge {
@@ -14,18 +15,36 @@ enum class ReportFormat { Text, Json, Sarif, Junit, Github };
 
 std::optional<ReportFormat> parse_report_format(std::string_view name);  // "text", "json", ...
 
+// An object that was checked, so that JUnit can list the ones that passed too.
+struct CheckedObject {
+    std::string file;
+    ObjectRef object;
+};
+
 struct ReportContext {
     std::string tool_name = "queueforge";
     std::string tool_version;             // e.g. "0.1.0"
-    std::vector<SourceText> sources;      // for carets in text output
-    std::vector<std::string> inputs;      // files that were checked (JUnit test cases, SARIF artifacts)
+    // SARIF tool.driver.informationUri, the project's home page; "" leaves it out.
+    // A placeholder until the project has a public home.
+    std::string information_uri = "https://github.com/example/queueforge";
+    std::vector<SourceText> sources;      // for carets in text output, SARIF columns
+    std::vector<std::string> inputs;      // files that were checked (JUnit test suites, SARIF artifacts)
     std::size_t objects_checked = 0;
     // Objects checked per kind, for --summary ("ClusterQueue" -> 12).
     std::vector<std::pair<std::string, std::size_t>> per_kind;
+    // Every object checked, in input order. Optional: without it JUnit lists
+    // only the objects that have findings.
+    std::vector<CheckedObject> objects;
+    // JUnit turns findings at or above this level into <failure>s (the same
+    // threshold as the exit status, --fail-level); the others go to <system-out>.
+    Severity fail_level = Severity::Error;
     bool summary = false;
     bool color = false;                   // text only
 };
 
+// Findings are written in the order given (call Diagnostics::sort first); the
+// same findings and context always give the same bytes: no timestamps, no
+// absolute paths, file names exactly as given.
 std::string format_report(ReportFormat f, const Diagnostics& diags, const ReportContext& ctx);
 
 // One function per format (compiler/report/<format>.cpp).
