@@ -30,6 +30,7 @@ struct Command {
 Command add_build(CLI::App& app);
 Command add_init(CLI::App& app);
 Command add_schema(CLI::App& app);
+Command add_validate(CLI::App& app);
 Command add_version(CLI::App& app);
 
 }  // namespace queueforge::cli

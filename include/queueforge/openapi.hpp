@@ -19,10 +19,16 @@ class Schema;  // compiled, immutable; see compiler/openapi/schema.hpp
 struct ValidateOptions {
     bool reject_unknown_fields = true;  // kubectl --validate=strict
     std::size_t max_errors = 100;       // per object
+    // The API server drops a null held by a non-nullable object field before
+    // validating (and defaults it when the field has a default); such nulls
+    // then count as absent and get a warning. false validates them as plain
+    // JSON Schema does: null is not of type X.
+    bool prune_nulls = true;
 };
 
 // Compiles an openAPIV3Schema node. Errors (bad patterns, wrong keyword
-// types) go to diags against `file`.
+// types) go to diags against `file`; the result is then nullptr, as the API
+// server would refuse such a CRD.
 std::shared_ptr<const Schema> compile(const Node& schema, const std::string& file, Diagnostics& diags);
 
 // Validates `doc` (a whole object) against `schema`. Each finding carries the
@@ -30,16 +36,32 @@ std::shared_ptr<const Schema> compile(const Node& schema, const std::string& fil
 // rule id "schema.<keyword>" (schema.required, schema.type, schema.enum,
 // schema.pattern, schema.unknown-field, ...). Messages follow the API server:
 //   spec.queueingStrategy: Unsupported value: "Fifo": supported values: "StrictFIFO", "BestEffortFIFO"
+// What the server does in separate passes happens in one walk: unknown fields
+// as pruning finds them, kube-openapi schema checks, ObjectMeta validation of
+// metadata, x-kubernetes-list-type uniqueness. Defaulting precedes validation
+// there, so a required field that has a default is never reported missing.
 void validate(const Schema& schema, const Node& doc, const std::string& file, const ObjectRef& ref,
               Diagnostics& diags, const ValidateOptions& opts = {});
 
-// Applies `default`s to `doc` as the API server does on create.
+// Validates any value against `schema` with plain OpenAPI semantics: no
+// ObjectMeta, apiVersion or kind handling at the root. `path` prefixes the
+// finding paths ("" at the top).
+void validate_value(const Schema& schema, const Node& value, const std::string& file, const std::string& path,
+                    const ObjectRef& ref, Diagnostics& diags, const ValidateOptions& opts = {});
+
+// True when validate_value would report no error; stops at the first one.
+bool conforms(const Schema& schema, const Node& value, const ValidateOptions& opts = {});
+
+// Applies `default`s to `doc` as the API server does on create: first drops
+// nulls of non-nullable fields that have no default, then fills absent (or
+// null, non-nullable) fields from their defaults, top-down, so defaults
+// inside defaulted objects apply too.
 void apply_defaults(const Schema& schema, Node& doc);
 
 // CEL rules (x-kubernetes-validations) the schema carries, with their paths,
 // so callers can report them as "not evaluated" until a CEL engine exists.
 struct CelRule {
-    std::string path;  // where the rule sits, "spec.preemption"
+    std::string path;  // where the rule sits, "spec.preemption"; "[*]" for list items, ".*" for map values
     std::string rule;
     std::string message;
 };

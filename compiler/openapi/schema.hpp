@@ -1,0 +1,168 @@
+#pragma once
+// The compiled form of an OpenAPI v3 schema object. Everything the validator
+// needs per value is decided here once -- types as a bit set, patterns as RE2
+// programs, enums split into a string fast path, properties indexed for
+// binary search -- so validating an object allocates nothing but findings.
+#include <queueforge/node.hpp>
+#include <queueforge/openapi.hpp>
+
+#include "openapi/formats.hpp"
+
+#include <re2/re2.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace queueforge::openapi {
+
+// JSON types as bits so "integer or string" (x-kubernetes-int-or-string) and
+// draft-4 type lists cost one AND.
+namespace type_bit {
+inline constexpr std::uint8_t Null = 1u << 0;
+inline constexpr std::uint8_t Boolean = 1u << 1;
+inline constexpr std::uint8_t Integer = 1u << 2;
+inline constexpr std::uint8_t Number = 1u << 3;
+inline constexpr std::uint8_t String = 1u << 4;
+inline constexpr std::uint8_t Array = 1u << 5;
+inline constexpr std::uint8_t Object = 1u << 6;
+}  // namespace type_bit
+
+enum class ListType : std::uint8_t { None, Atomic, Set, Map };
+
+// What happens to keys that are not in `properties`.
+enum class Extra : std::uint8_t {
+    Unknown,  // no additionalProperties: unknown (pruned by the API server)
+    Allow,    // additionalProperties: true (values kept, their own fields pruned)
+    Deny,     // additionalProperties: false
+    Schema,   // additionalProperties: {schema}
+};
+
+struct Bound {
+    double value = 0;
+    bool exclusive = false;
+};
+
+struct Property {
+    std::string name;
+    std::unique_ptr<Schema> schema;
+};
+
+struct PatternProperty {
+    std::unique_ptr<RE2> re;
+    std::unique_ptr<Schema> schema;
+};
+
+// draft-4 "dependencies": either property names that must also be present or
+// a schema the whole object must satisfy when `key` is present.
+struct Dependency {
+    std::string key;
+    std::vector<std::string> required;
+    std::unique_ptr<Schema> schema;
+};
+
+struct CelEntry {
+    std::string rule;
+    std::string message;
+};
+
+class Schema {
+public:
+    Schema() = default;
+    Schema(const Schema&) = delete;
+    Schema& operator=(const Schema&) = delete;
+
+    // Where this schema sits, "spec.resourceGroups[*]"; used by cel_rules().
+    std::string schema_path;
+
+    // type; 0 means "any".
+    std::uint8_t types = 0;
+    std::string type_name;  // as the API server prints it: "integer", "integer,string"
+    bool nullable = false;
+    bool int_or_string = false;
+    bool preserve_unknown = false;
+    bool embedded_resource = false;
+
+    // strings
+    std::optional<std::int64_t> min_length, max_length;
+    std::unique_ptr<RE2> pattern;
+    Format format = Format::None;
+    std::string format_name;  // as written, for messages
+
+    // numbers
+    std::optional<Bound> minimum, maximum;
+    std::optional<double> multiple_of;
+
+    // arrays
+    std::optional<std::int64_t> min_items, max_items;
+    bool unique_items = false;
+    std::unique_ptr<Schema> items;
+    ListType list_type = ListType::None;
+    std::vector<std::string> list_map_keys;
+
+    // objects
+    std::vector<Property> properties;      // declared order (defaults are applied in it)
+    std::vector<std::uint32_t> by_name;    // indices into properties, sorted by name
+    std::vector<std::string> required;
+    Extra extra = Extra::Unknown;
+    std::unique_ptr<Schema> additional;    // when extra == Extra::Schema
+    std::vector<PatternProperty> pattern_properties;
+    std::vector<Dependency> dependencies;
+    std::optional<std::int64_t> min_properties, max_properties;
+    std::string map_type;                  // x-kubernetes-map-type, informational
+
+    // any type
+    bool has_enum = false;
+    bool enum_all_strings = false;
+    std::vector<std::string> enum_strings;  // when enum_all_strings
+    std::vector<Node> enum_values;
+    std::optional<Node> default_value;
+
+    std::vector<std::unique_ptr<Schema>> all_of, any_of, one_of;
+    std::unique_ptr<Schema> not_;
+
+    std::vector<CelEntry> cel;
+
+    // The property named `name`, or nullptr.
+    const Schema* property(std::string_view name) const {
+        const Property* p = find_property(name);
+        return p ? p->schema.get() : nullptr;
+    }
+    const Property* find_property(std::string_view name) const;
+    // Index of `name` in properties, or -1.
+    int property_index(std::string_view name) const;
+
+    bool has_junctors() const { return !all_of.empty() || !any_of.empty() || !one_of.empty() || not_; }
+};
+
+inline int Schema::property_index(std::string_view name) const {
+    // Most Kubernetes objects have a handful of fields; a linear scan beats
+    // the binary search until the property list gets long.
+    if (properties.size() <= 8) {
+        for (std::size_t i = 0; i < properties.size(); ++i)
+            if (properties[i].name == name) return static_cast<int>(i);
+        return -1;
+    }
+    std::size_t lo = 0, hi = by_name.size();
+    while (lo < hi) {
+        std::size_t mid = (lo + hi) / 2;
+        const std::string& k = properties[by_name[mid]].name;
+        int c = std::string_view(k).compare(name);
+        if (c == 0) return static_cast<int>(by_name[mid]);
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+inline const Property* Schema::find_property(std::string_view name) const {
+    int i = property_index(name);
+    return i < 0 ? nullptr : &properties[static_cast<std::size_t>(i)];
+}
+
+}  // namespace queueforge::openapi
