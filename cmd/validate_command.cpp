@@ -52,14 +52,17 @@ int run_validate(const ValidateFlags& f) {
     ctx.inputs = f.paths;
     ctx.objects_checked = summary.objects;
     ctx.per_kind = summary.per_kind;
+    ctx.objects = summary.checked;
     ctx.summary = f.summary;
     ctx.color = *format == ReportFormat::Text && isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+    const Severity level =
+        f.fail_level == "note" ? Severity::Note : f.fail_level == "warning" ? Severity::Warning : Severity::Error;
+    ctx.fail_level = level;
     std::cout << format_report(*format, diags, ctx);
     std::cout.flush();
 
     for (const auto& d : diags.all())
         if (is_io_error(d)) return kUsage;
-    Severity level = f.fail_level == "note" ? Severity::Note : f.fail_level == "warning" ? Severity::Warning : Severity::Error;
     for (const auto& d : diags.all())
         if (static_cast<int>(d.severity) <= static_cast<int>(level)) return kInvalid;
     return kOk;

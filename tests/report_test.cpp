@@ -371,7 +371,7 @@ TEST_CASE("report: sarif 2.1.0 structure") {
     const auto& driver = run["tool"]["driver"];
     CHECK(driver["name"] == "queueforge");
     CHECK(driver["version"] == "0.1.0");
-    CHECK(driver["informationUri"] == "https://github.com/example/queueforge");
+    CHECK(driver["informationUri"] == "https://queueforge.io");
     CHECK(run["columnKind"] == "unicodeCodePoints");
 
     SECTION("rules: each id once, sorted; empty rule ids become 'unclassified'") {

@@ -86,6 +86,7 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
     auto check_one = [&](const Resource& r) {
         ++summary.objects;
         ++per_kind[r.ref.kind];
+        summary.checked.push_back({r.file, r.ref});
         const openapi::Schema* schema = schemas.find(r.ref.api_version, r.ref.kind);
         if (!schema) {
             if (!opts.ignore_missing_schemas)

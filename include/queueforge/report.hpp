@@ -25,8 +25,8 @@ struct ReportContext {
     std::string tool_name = "queueforge";
     std::string tool_version;             // e.g. "0.1.0"
     // SARIF tool.driver.informationUri, the project's home page; "" leaves it out.
-    // A placeholder until the project has a public home.
-    std::string information_uri = "https://github.com/example/queueforge";
+    // queueforge.io is the placeholder domain the labels and schema $id use too.
+    std::string information_uri = "https://queueforge.io";
     std::vector<SourceText> sources;      // for carets in text output, SARIF columns
     std::vector<std::string> inputs;      // files that were checked (JUnit test suites, SARIF artifacts)
     std::size_t objects_checked = 0;

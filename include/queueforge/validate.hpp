@@ -2,6 +2,7 @@
 // `validate`: schema (layer 1), Kueue's own rules (layer 2) and cross-object
 // checks (layer 3) over any set of manifests, site descriptions included.
 #include <queueforge/diagnostics.hpp>
+#include <queueforge/report.hpp>
 #include <queueforge/resource.hpp>
 #include <queueforge/target.hpp>
 
@@ -20,6 +21,7 @@ struct ValidationOptions {
 struct ValidationSummary {
     std::size_t objects = 0;
     std::vector<std::pair<std::string, std::size_t>> per_kind;  // sorted by kind
+    std::vector<CheckedObject> checked;                          // in input order
 };
 
 // Validates everything in `input`. Site documents (queueforge.io Site) are
