@@ -1,0 +1,104 @@
+// Validates N generated ClusterQueue/LocalQueue/ResourceFlavor objects against
+// the CRD schemas (--crd, as a peer tool would) and, in the same run, has
+// Debian's python3-jsonschema validate the same objects against the same
+// schemas (bench/jsonschema_peer.py). Prints objects/s for both and the ratio.
+//   bench_validate [objects=100000] [crd-dir=../shared/upstream/kueue/v0.19.2]
+#include <queueforge/openapi.hpp>
+#include <queueforge/resource.hpp>
+#include <queueforge/rules.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+namespace {
+
+std::string generate(int n) {
+    std::string s;
+    s.reserve(static_cast<std::size_t>(n) * 400);
+    for (int i = 0; i < n; ++i) {
+        std::string id = std::to_string(i);
+        switch (i % 3) {
+        case 0:
+            s += "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n  name: flavor-" + id +
+                 "\nspec:\n  nodeLabels:\n    pool: p" + id + "\n  nodeTaints:\n  - key: nvidia.com/gpu\n    value: \"true\"\n    effect: NoSchedule\n";
+            break;
+        case 1:
+            s += "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: cq-" + id +
+                 "\nspec:\n  cohortName: all\n  namespaceSelector: {}\n  queueingStrategy: BestEffortFIFO\n"
+                 "  resourceGroups:\n  - coveredResources: [cpu, memory, nvidia.com/gpu]\n    flavors:\n"
+                 "    - name: flavor-" + std::to_string(i - 1) + "\n      resources:\n"
+                 "      - {name: cpu, nominalQuota: \"64\"}\n      - {name: memory, nominalQuota: 256Gi}\n"
+                 "      - {name: nvidia.com/gpu, nominalQuota: \"8\", borrowingLimit: \"4\"}\n"
+                 "  preemption:\n    reclaimWithinCohort: Any\n    withinClusterQueue: LowerPriority\n";
+            break;
+        default:
+            s += "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata:\n  name: lq-" + id +
+                 "\n  namespace: ns-" + id + "\nspec:\n  clusterQueue: cq-" + std::to_string(i - 1) + "\n";
+        }
+    }
+    return s;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int n = argc > 1 ? std::atoi(argv[1]) : 100000;
+    std::string crd_dir = argc > 2 ? argv[2] : std::string(QF_SOURCE_DIR) + "/../shared/upstream/kueue/v0.19.2";
+    std::string text = generate(n);
+    std::string file = "/tmp/qf-bench-objects.yaml";
+    std::ofstream(file, std::ios::binary) << text;
+
+    queueforge::Diagnostics diags;
+    queueforge::openapi::SchemaSet schemas;
+    queueforge::openapi::load_crds({crd_dir}, schemas, diags);
+    if (schemas.size() == 0) {
+        std::fprintf(stderr, "no CRDs under %s\n", crd_dir.c_str());
+        return 1;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    queueforge::LoadedResources in;
+    queueforge::load_resources_from_text(file, text, in, diags);
+    double load_s = seconds_since(t0);
+    // Best of five rounds: steady-state throughput, not first-touch page faults.
+    double schema_s = 1e9, rules_s = 1e9;
+    for (int round = 0; round < 5; ++round) {
+        auto t1 = std::chrono::steady_clock::now();
+        for (const auto& r : in.resources)
+            if (const auto* s = schemas.find(r.ref.api_version, r.ref.kind))
+                queueforge::openapi::validate(*s, r.doc, r.file, r.ref, diags);
+        schema_s = std::min(schema_s, seconds_since(t1));
+        auto t2 = std::chrono::steady_clock::now();
+        for (const auto& r : in.resources) queueforge::rules::check_object(r, diags);
+        rules_s = std::min(rules_s, seconds_since(t2));
+    }
+    std::size_t objects = in.resources.size();
+    std::printf("objects: %zu, findings: %zu (over 5 rounds)\n", objects, diags.all().size());
+    std::printf("queueforge parse:        %.3f s (%.0f objects/s)\n", load_s, objects / load_s);
+    std::printf("queueforge schema check: %.3f s (%.0f objects/s)\n", schema_s, objects / schema_s);
+    std::printf("queueforge Kueue rules:  %.3f s (%.0f objects/s)\n", rules_s, objects / rules_s);
+    double ours = schema_s + rules_s;
+    std::printf("queueforge schema+rules: %.3f s (%.0f objects/s)\n", ours, objects / ours);
+
+    std::string cmd = "/usr/bin/python3 " + std::string(QF_SOURCE_DIR) + "/bench/jsonschema_peer.py " + file + " " + crd_dir;
+    std::FILE* p = popen(cmd.c_str(), "r");
+    double peer_s = -1;
+    if (p) {
+        char buf[256];
+        while (std::fgets(buf, sizeof buf, p)) {
+            std::fputs(buf, stdout);
+            std::sscanf(buf, "validate-seconds: %lf", &peer_s);
+        }
+        pclose(p);
+    }
+    if (peer_s > 0)
+        std::printf("ratio, validation alone (python3-jsonschema / queueforge schema+rules): %.1fx\n", peer_s / ours);
+    return 0;
+}
