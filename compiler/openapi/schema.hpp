@@ -139,11 +139,15 @@ public:
 };
 
 inline int Schema::property_index(std::string_view name) const {
-    // Most Kubernetes objects have a handful of fields; a linear scan beats
-    // the binary search until the property list gets long.
-    if (properties.size() <= 8) {
-        for (std::size_t i = 0; i < properties.size(); ++i)
-            if (properties[i].name == name) return static_cast<int>(i);
+    // Kubernetes objects have a few dozen fields at most: a linear scan that
+    // rejects on length and first byte before comparing beats the binary
+    // search (and a plain string compare, which always calls memcmp).
+    if (properties.size() <= 32) {
+        if (name.empty()) return -1;
+        for (std::size_t i = 0; i < properties.size(); ++i) {
+            const std::string& k = properties[i].name;
+            if (k.size() == name.size() && k[0] == name[0] && std::string_view(k) == name) return static_cast<int>(i);
+        }
         return -1;
     }
     std::size_t lo = 0, hi = by_name.size();

@@ -8,6 +8,7 @@
 #include <queueforge/openapi.hpp>
 
 #include <cstdio>
+#include <charconv>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -149,9 +150,12 @@ public:
         v.path_.append(key);
     }
     PathGuard(Validator& v, std::size_t index) : v_(v), len_(v.path_.size()) {
+        // to_chars, not snprintf: this runs for every list item validated.
         char buf[24];
-        int n = std::snprintf(buf, sizeof buf, "[%zu]", index);
-        v.path_.append(std::string_view(buf, static_cast<std::size_t>(n)));
+        buf[0] = '[';
+        char* end = std::to_chars(buf + 1, buf + sizeof buf - 1, index).ptr;
+        *end++ = ']';
+        v.path_.append(std::string_view(buf, static_cast<std::size_t>(end - buf)));
     }
     ~PathGuard() { v_.path_.resize(len_); }
     PathGuard(const PathGuard&) = delete;
