@@ -53,6 +53,7 @@ public:
         std::sort(s->by_name.begin(), s->by_name.end(), [&](std::uint32_t a, std::uint32_t b) {
             return s->properties[a].name < s->properties[b].name;
         });
+        for (const auto& r : s->required) s->required_index.push_back(s->property_index(r));
         return s;
     }
 

@@ -60,7 +60,7 @@ void SchemaSet::add(const std::string& api_version, const std::string& kind, std
 }
 
 const Schema* SchemaSet::find(const std::string& api_version, const std::string& kind) const {
-    auto it = schemas_.find({api_version, kind});
+    auto it = schemas_.find(std::pair<std::string_view, std::string_view>(api_version, kind));
     return it == schemas_.end() ? nullptr : it->second.get();
 }
 

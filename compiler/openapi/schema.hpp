@@ -107,6 +107,7 @@ public:
     std::vector<Property> properties;      // declared order (defaults are applied in it)
     std::vector<std::uint32_t> by_name;    // indices into properties, sorted by name
     std::vector<std::string> required;
+    std::vector<int> required_index;       // property_index of each required name, -1 if undeclared
     Extra extra = Extra::Unknown;
     std::unique_ptr<Schema> additional;    // when extra == Extra::Schema
     std::vector<PatternProperty> pattern_properties;

@@ -391,9 +391,10 @@ void Validator::object(const Schema& s, const Node& v, int depth, unsigned flags
         PathGuard g(*this, e.key);
         node(*sub, e.value, depth + 1, 0);
     }
-    for (const auto& name : s.required) {
+    for (std::size_t k = 0; k < s.required.size(); ++k) {
         if (stop_) return;
-        const int idx = s.property_index(name);
+        const std::string& name = s.required[k];
+        const int idx = k < s.required_index.size() ? s.required_index[k] : s.property_index(name);
         const Schema* sub = idx >= 0 ? s.properties[static_cast<std::size_t>(idx)].schema.get() : nullptr;
         bool have;
         if (idx >= 0 && idx < 64) {

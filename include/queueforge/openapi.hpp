@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace queueforge::openapi {
@@ -75,7 +76,17 @@ public:
     std::size_t size() const { return schemas_.size(); }
 
 private:
-    std::map<std::pair<std::string, std::string>, std::shared_ptr<const Schema>> schemas_;
+    // Looked up once per validated object: a transparent comparator so that a
+    // lookup builds no key strings.
+    struct Less {
+        using is_transparent = void;
+        template <class A, class B>
+        bool operator()(const A& a, const B& b) const {
+            int c = std::string_view(a.first).compare(std::string_view(b.first));
+            return c != 0 ? c < 0 : std::string_view(a.second) < std::string_view(b.second);
+        }
+    };
+    std::map<std::pair<std::string, std::string>, std::shared_ptr<const Schema>, Less> schemas_;
 };
 
 // Loads every served version's openAPIV3Schema from CRD manifests (files or
