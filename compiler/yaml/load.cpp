@@ -1,5 +1,6 @@
 #include <queueforge/yaml_load.hpp>
 
+#include "fast_parse.hpp"
 #include "input_check.hpp"
 #include "tree_builder.hpp"
 
@@ -89,6 +90,11 @@ std::vector<Document> parse_stream(const std::string& path, const std::string& t
         body.remove_prefix(3);
         shift = 3;
     }
+    // Plain manifests take the fast reader; anything it does not handle (and
+    // every error) goes through yaml-cpp below. A BOM shifts columns on line
+    // 1, which only the full reader accounts for.
+    if (shift == 0 && opts.fast_path)
+        if (auto docs = yaml_detail::fast_parse(body, opts)) return std::move(*docs);
     yaml_detail::TreeBuilder builder(path, body, diags, opts, shift);
     ViewBuf buf(body);
     std::istream in(&buf);

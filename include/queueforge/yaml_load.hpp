@@ -19,6 +19,9 @@ struct LoadOptions {
     int max_depth = 200;
     // Total nodes a stream may expand to once aliases are resolved.
     std::size_t max_nodes = 4u * 1024u * 1024u;
+    // Read plain manifests with the fast reader (compiler/yaml/fast_parse.hpp),
+    // falling back to yaml-cpp; off only to compare the two.
+    bool fast_path = true;
 };
 
 struct Document {

@@ -1,0 +1,490 @@
+#include "fast_parse.hpp"
+
+#include "scalar_resolve.hpp"
+
+#include <string>
+#include <unordered_set>
+
+namespace queueforge::yaml_detail {
+
+namespace {
+
+// Leaving the fast path is not an error: the caller re-reads with yaml-cpp.
+struct Bail {};
+
+bool is_space(char c) { return c == ' '; }
+bool is_eol(char c) { return c == '\n' || c == '\r'; }
+
+class FastParser {
+public:
+    FastParser(std::string_view t, const LoadOptions& o) : t_(t), o_(o) {}
+
+    std::vector<Document> run() {
+        std::vector<Document> docs;
+        int index = 0;
+        bool first = true;
+        for (;;) {
+            skip_blank_lines();
+            if (eof()) break;
+            const bool explicit_start = at_marker("---");
+            if (!explicit_start && !first) throw Bail{};  // content after a document without ---
+            Mark start = here();
+            if (explicit_start) {
+                p_ += 3;
+                if (!rest_of_line_empty()) throw Bail{};  // "--- value" and friends
+                next_line();
+                skip_blank_lines();
+            }
+            first = false;
+            if (eof() || at_marker("---")) {
+                ++index;  // an empty document counts but yields nothing
+                continue;
+            }
+            if (at_marker("...")) throw Bail{};
+            const int indent = line_indent();
+            Node root = block_node(indent, 1);
+            docs.push_back(Document{std::move(root), start, index++});
+            skip_blank_lines();
+            if (!eof() && !at_marker("---")) throw Bail{};
+        }
+        return docs;
+    }
+
+private:
+    std::string_view t_;
+    const LoadOptions& o_;
+    std::size_t p_ = 0;
+    std::size_t line_start_ = 0;
+    int line_ = 1;
+    std::size_t nodes_ = 0;
+
+    bool eof() const { return p_ >= t_.size(); }
+    char cur() const { return p_ < t_.size() ? t_[p_] : '\n'; }
+    char at(std::size_t i) const { return i < t_.size() ? t_[i] : '\n'; }
+    Mark here() const { return Mark{line_, static_cast<int>(p_ - line_start_) + 1}; }
+    int column() const { return static_cast<int>(p_ - line_start_); }
+
+    void count(int depth) {
+        if (++nodes_ > o_.max_nodes || depth > o_.max_depth) throw Bail{};
+    }
+
+    // At the start of a line: "---" or "..." followed by space or end of line.
+    bool at_marker(const char* m) const {
+        if (p_ != line_start_ || t_.compare(p_, 3, m) != 0) return false;
+        char c = at(p_ + 3);
+        return is_space(c) || is_eol(c) || p_ + 3 >= t_.size();
+    }
+
+    void next_line() {
+        while (!eof() && t_[p_] != '\n') ++p_;
+        if (!eof()) {
+            ++p_;
+            ++line_;
+            line_start_ = p_;
+        }
+    }
+
+    // From p_: only spaces and an optional comment up to the end of the line.
+    bool rest_of_line_empty() const {
+        std::size_t q = p_;
+        while (q < t_.size() && is_space(t_[q])) ++q;
+        if (q >= t_.size() || t_[q] == '\n') return true;
+        if (t_[q] == '\r') return at(q + 1) == '\n' || q + 1 >= t_.size();
+        return t_[q] == '#' && (q == p_ || is_space(t_[q - 1]));
+    }
+
+    // Moves p_ to the first line with content; p_ stays at that line's start.
+    void skip_blank_lines() {
+        if (p_ != line_start_) {
+            if (!rest_of_line_empty()) throw Bail{};
+            next_line();
+        }
+        for (;;) {
+            if (eof()) return;
+            std::size_t q = p_;
+            while (q < t_.size() && is_space(t_[q])) ++q;
+            if (q < t_.size() && t_[q] == '\t') throw Bail{};
+            if (q >= t_.size() || t_[q] == '\n' || t_[q] == '\r' || t_[q] == '#') {
+                next_line();
+                continue;
+            }
+            return;
+        }
+    }
+
+    // p_ at a line start with content: moves past the indentation.
+    int line_indent() {
+        while (!eof() && is_space(t_[p_])) ++p_;
+        if (cur() == '\t') throw Bail{};
+        return column();
+    }
+
+    // Indentation of the next line with content, without moving; -1 at the end.
+    int peek_next_indent(bool* dash = nullptr) {
+        std::size_t save_p = p_, save_ls = line_start_;
+        int save_line = line_;
+        if (p_ != line_start_) next_line();
+        skip_blank_lines();
+        int ind = -1;
+        if (!eof() && !at_marker("---") && !at_marker("...")) {
+            ind = line_indent();
+            if (dash) *dash = cur() == '-' && (is_space(at(p_ + 1)) || is_eol(at(p_ + 1)));
+        } else if (!eof()) {
+            ind = -2;  // a document marker ends every block
+        }
+        p_ = save_p;
+        line_start_ = save_ls;
+        line_ = save_line;
+        return ind;
+    }
+
+    // Moves to the next line with content and past its indentation.
+    int advance_to_next_content() {
+        if (p_ != line_start_) next_line();
+        skip_blank_lines();
+        return line_indent();
+    }
+
+    bool at_seq_entry() const { return cur() == '-' && (is_space(at(p_ + 1)) || is_eol(at(p_ + 1))); }
+
+    // A block node whose first character is at p_ (column == indent).
+    Node block_node(int indent, int depth) {
+        if (at_seq_entry()) return block_seq(indent, depth);
+        if (!line_is_map_entry()) throw Bail{};  // a bare scalar document, or something unusual
+        return block_map(indent, depth);
+    }
+
+    // Does the text from p_ read "key: ..." (key plain or quoted)?
+    bool line_is_map_entry() const {
+        std::size_t q = p_;
+        char c = at(q);
+        if (c == '{' || c == '[') return false;  // a flow collection, whatever it contains
+        if (c == '"' || c == '\'') {
+            ++q;
+            while (q < t_.size() && !is_eol(t_[q])) {
+                if (c == '"' && t_[q] == '\\') {
+                    q += 2;
+                    continue;
+                }
+                if (t_[q] == c) {
+                    if (c == '\'' && at(q + 1) == '\'') {
+                        q += 2;
+                        continue;
+                    }
+                    break;
+                }
+                ++q;
+            }
+            if (at(q) != c) return false;
+            ++q;
+            while (is_space(at(q))) ++q;
+            return at(q) == ':' && (is_space(at(q + 1)) || is_eol(at(q + 1)) || q + 1 >= t_.size());
+        }
+        for (; q < t_.size() && !is_eol(t_[q]); ++q) {
+            if (t_[q] == '#' && q > p_ && is_space(t_[q - 1])) return false;
+            if (t_[q] == ':' && (q + 1 >= t_.size() || is_space(t_[q + 1]) || is_eol(t_[q + 1]))) return true;
+        }
+        return false;
+    }
+
+    static bool plain_start_ok(char c, char next) {
+        switch (c) {
+        case '!': case '&': case '*': case '|': case '>': case '%': case '@': case '`':
+        case '"': case '\'': case '#': case '{': case '}': case '[': case ']': case ',':
+            return false;
+        case '-': case '?': case ':':
+            return !(next == ' ' || next == '\n' || next == '\r');
+        default:
+            return !(c == ' ' || c == '\t' || c == '\n' || c == '\r');
+        }
+    }
+
+    std::string read_key(Mark& m, bool& plain) {
+        m = here();
+        std::string key;
+        if (cur() == '"' || cur() == '\'') {
+            key = quoted(false);
+            plain = false;
+            while (is_space(cur())) ++p_;
+        } else {
+            plain = true;
+            if (!plain_start_ok(cur(), at(p_ + 1))) throw Bail{};
+            std::size_t b = p_;
+            while (!(cur() == ':' && (is_space(at(p_ + 1)) || is_eol(at(p_ + 1)) || p_ + 1 >= t_.size()))) {
+                // Tabs are whitespace YAML trims around plain scalars; rare enough to leave to yaml-cpp.
+                if (is_eol(cur()) || cur() == '\t') throw Bail{};
+                ++p_;
+            }
+            std::size_t e = p_;
+            while (e > b && is_space(t_[e - 1])) --e;
+            key.assign(t_.substr(b, e - b));
+            // Keys that are not plain strings get Kubernetes' spelling (and a
+            // warning) from the full reader; merge keys are refused there.
+            if (key == "<<" || resolve_plain(key).kind != Node::Kind::String) throw Bail{};
+        }
+        if (cur() != ':') throw Bail{};
+        ++p_;
+        return key;
+    }
+
+    // Adds a key/value, refusing duplicates (the full reader reports them).
+    static void add_entry(Node& map, std::string key, Mark key_mark, Node value, std::unordered_set<std::string>* index) {
+        auto& entries = map.entries();
+        if (index) {
+            if (!index->insert(key).second) throw Bail{};
+        } else {
+            for (const auto& e : entries)
+                if (e.key == key) throw Bail{};
+        }
+        entries.push_back(Node::Entry{std::move(key), key_mark, std::move(value)});
+    }
+
+    Node block_map(int indent, int depth) {
+        count(depth);
+        Node map = Node::mapping(here());
+        std::unordered_set<std::string> index;
+        bool use_index = false;
+        for (;;) {
+            Mark key_mark;
+            bool plain = true;
+            std::string key = read_key(key_mark, plain);
+            Node value = block_value(indent, depth + 1, /*in_map=*/true);
+            if (!use_index && map.entries().size() >= 32) {
+                for (const auto& e : map.entries()) index.insert(e.key);
+                use_index = true;
+            }
+            add_entry(map, std::move(key), key_mark, std::move(value), use_index ? &index : nullptr);
+            int next = peek_next_indent();
+            if (next != indent) {
+                if (next > indent) throw Bail{};
+                return map;
+            }
+            advance_to_next_content();
+            if (at_seq_entry()) throw Bail{};
+        }
+    }
+
+    Node block_seq(int indent, int depth) {
+        count(depth);
+        Node seq = Node::sequence(here());
+        for (;;) {
+            ++p_;  // '-'
+            if (rest_of_line_empty()) {
+                bool dash = false;
+                int next = peek_next_indent(&dash);
+                if (next > indent) {
+                    int ind = advance_to_next_content();
+                    seq.push(block_node(ind, depth + 1));
+                } else {
+                    throw Bail{};  // "-" with nothing: null item; rare, leave to yaml-cpp
+                }
+            } else {
+                while (is_space(cur())) ++p_;
+                if (at_seq_entry()) throw Bail{};
+                if (line_is_map_entry()) {
+                    seq.push(block_map(column(), depth + 1));
+                } else {
+                    seq.push(inline_value(depth + 1));
+                    if (!rest_of_line_empty()) throw Bail{};
+                    if (peek_next_indent() > indent) throw Bail{};
+                }
+            }
+            bool dash = false;
+            int next = peek_next_indent(&dash);
+            if (next != indent || !dash) {
+                if (next > indent) throw Bail{};
+                return seq;
+            }
+            advance_to_next_content();
+        }
+    }
+
+    // The value after "key:" in a block map at `indent`.
+    Node block_value(int indent, int depth, bool in_map) {
+        (void)in_map;
+        if (rest_of_line_empty()) {
+            bool dash = false;
+            int next = peek_next_indent(&dash);
+            if (next > indent || (next == indent && dash)) {
+                int ind = advance_to_next_content();
+                return block_node(ind, depth);
+            }
+            throw Bail{};  // "key:" alone is null; yaml-cpp places that mark
+        }
+        while (is_space(cur())) ++p_;
+        Node v = inline_value(depth);
+        if (!rest_of_line_empty()) throw Bail{};
+        if (peek_next_indent() > indent) throw Bail{};  // a multi-line plain scalar, or an error
+        return v;
+    }
+
+    // A scalar or flow collection that starts at p_ in block context.
+    Node inline_value(int depth) {
+        char c = cur();
+        if (c == '{' || c == '[') return flow(depth);
+        if (c == '"' || c == '\'') {
+            count(depth);
+            Mark m = here();
+            return Node::scalar(Node::Kind::String, quoted(false), m, true);
+        }
+        if (!plain_start_ok(c, at(p_ + 1))) throw Bail{};
+        count(depth);
+        Mark m = here();
+        std::size_t b = p_;
+        while (!eof() && !is_eol(cur())) {
+            if (cur() == '\t') throw Bail{};
+            if (cur() == '#' && is_space(at(p_ - 1))) break;
+            if (cur() == ':' && (is_space(at(p_ + 1)) || is_eol(at(p_ + 1)))) throw Bail{};
+            ++p_;
+        }
+        std::size_t e = p_;
+        while (e > b && is_space(t_[e - 1])) --e;
+        if (e > b && t_[e - 1] == ':') throw Bail{};
+        auto r = resolve_plain(t_.substr(b, e - b));
+        return Node::scalar(r.kind, std::move(r.text), m, false);
+    }
+
+    // A one-line quoted scalar at p_ (flow context allows no line breaks either here).
+    std::string quoted(bool) {
+        const char q = cur();
+        ++p_;
+        std::string out;
+        for (;;) {
+            if (eof() || is_eol(cur())) throw Bail{};
+            char c = cur();
+            if (c == q) {
+                if (q == '\'' && at(p_ + 1) == '\'') {
+                    out += '\'';
+                    p_ += 2;
+                    continue;
+                }
+                ++p_;
+                return out;
+            }
+            if (q == '"' && c == '\\') {
+                char e = at(p_ + 1);
+                p_ += 2;
+                switch (e) {
+                case '"': out += '"'; break;
+                case '\\': out += '\\'; break;
+                case '/': out += '/'; break;
+                case 'n': out += '\n'; break;
+                case 't': out += '\t'; break;
+                default: throw Bail{};  // rarer escapes: leave them to yaml-cpp
+                }
+                continue;
+            }
+            if (static_cast<unsigned char>(c) < 0x20) throw Bail{};
+            out += c;
+            ++p_;
+        }
+    }
+
+    void skip_flow_space() {
+        for (;;) {
+            if (eof()) throw Bail{};
+            char c = cur();
+            if (c == ' ') {
+                ++p_;
+            } else if (c == '\n') {
+                ++p_;
+                ++line_;
+                line_start_ = p_;
+            } else if (c == '\r' && at(p_ + 1) == '\n') {
+                ++p_;
+            } else if (c == '\t' || c == '#') {
+                throw Bail{};
+            } else {
+                return;
+            }
+        }
+    }
+
+    static bool flow_indicator(char c) { return c == ',' || c == '[' || c == ']' || c == '{' || c == '}'; }
+
+    Node flow_scalar(int depth, bool key) {
+        count(depth);
+        Mark m = here();
+        char c = cur();
+        if (c == '"' || c == '\'') return Node::scalar(Node::Kind::String, quoted(true), m, true);
+        if (!plain_start_ok(c, at(p_ + 1))) throw Bail{};
+        std::size_t b = p_;
+        while (!eof() && !is_eol(cur()) && !flow_indicator(cur())) {
+            if (cur() == '\t') throw Bail{};
+            if (cur() == ':' && (is_space(at(p_ + 1)) || is_eol(at(p_ + 1)) || flow_indicator(at(p_ + 1)))) break;
+            if (cur() == '#' && is_space(at(p_ - 1))) throw Bail{};
+            ++p_;
+        }
+        std::size_t e = p_;
+        while (e > b && is_space(t_[e - 1])) --e;
+        if (e == b) throw Bail{};
+        auto r = resolve_plain(t_.substr(b, e - b));
+        if (key && (r.kind != Node::Kind::String || r.text == "<<")) throw Bail{};
+        return Node::scalar(r.kind, std::move(r.text), m, false);
+    }
+
+    Node flow(int depth) {
+        count(depth);
+        Mark m = here();
+        const bool is_map = cur() == '{';
+        const char close = is_map ? '}' : ']';
+        ++p_;
+        Node n = is_map ? Node::mapping(m) : Node::sequence(m);
+        std::unordered_set<std::string> index;
+        bool first = true;
+        for (;;) {
+            skip_flow_space();
+            if (cur() == close) {
+                ++p_;
+                return n;
+            }
+            if (!first) {
+                if (cur() != ',') throw Bail{};
+                ++p_;
+                skip_flow_space();
+                if (cur() == close) {  // a trailing comma
+                    ++p_;
+                    return n;
+                }
+            }
+            first = false;
+            if (!is_map) {
+                n.push(flow_value(depth + 1));
+                continue;
+            }
+            Mark km = here();
+            Node key = flow_scalar(depth + 1, true);
+            --nodes_;  // keys are not nodes of the tree
+            skip_flow_space();
+            if (cur() != ':') throw Bail{};  // "{a, b}": keys without values
+            ++p_;
+            skip_flow_space();
+            if (cur() == ',' || cur() == close) throw Bail{};
+            Node value = flow_value(depth + 1);
+            if (n.entries().size() >= 32 && index.empty())
+                for (const auto& e : n.entries()) index.insert(e.key);
+            add_entry(n, key.text(), km, std::move(value), index.empty() ? nullptr : &index);
+        }
+    }
+
+    Node flow_value(int depth) {
+        if (cur() == '{' || cur() == '[') return flow(depth);
+        return flow_scalar(depth, false);
+    }
+};
+
+}  // namespace
+
+std::optional<std::vector<Document>> fast_parse(std::string_view text, const LoadOptions& opts) {
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") return std::nullopt;  // columns on line 1 shift
+    try {
+        FastParser p(text, opts);
+        return p.run();
+    } catch (const Bail&) {
+        return std::nullopt;
+    } catch (...) {
+        return std::nullopt;  // e.g. bad_alloc: the full reader reports it properly
+    }
+}
+
+}  // namespace queueforge::yaml_detail
