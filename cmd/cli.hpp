@@ -31,6 +31,8 @@ Command add_build(CLI::App& app);
 Command add_init(CLI::App& app);
 Command add_schema(CLI::App& app);
 Command add_validate(CLI::App& app);
+Command add_generate(CLI::App& app);
+Command add_cmp_parameters(CLI::App& app);
 Command add_version(CLI::App& app);
 
 }  // namespace queueforge::cli

@@ -1,0 +1,233 @@
+// `queueforge generate`: the Argo CD config-management plugin's generate
+// command (conventions.md section 1). It runs in the Application's source
+// folder of an untrusted repository: it reads nothing outside that folder,
+// runs nothing, and prints manifests only when everything succeeded -- an
+// empty stream with exit 0 would make Argo CD prune the whole application.
+#include "cli.hpp"
+
+#include <queueforge/emit.hpp>
+#include <queueforge/lower.hpp>
+#include <queueforge/site_parse.hpp>
+#include <queueforge/source_root.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <set>
+
+extern char** environ;
+
+namespace queueforge::cli {
+
+namespace {
+
+struct CmpParams {
+    std::string site = kSiteFileName;
+    std::string target;
+    std::vector<std::string> teams;  // empty = every team
+};
+
+const char* env(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v ? v : nullptr;
+}
+
+// Application parameters: ARGOCD_APP_PARAMETERS (JSON) is the source of
+// truth, PARAM_* the fallback; ARGOCD_ENV_QUEUEFORGE_* override both.
+bool read_params(CmpParams& p, std::string& err) {
+    static const std::set<std::string> known = {"site", "target", "teams"};
+    if (const char* j = env("ARGOCD_APP_PARAMETERS")) {
+        auto params = nlohmann::json::parse(j, nullptr, false);
+        if (params.is_discarded() || !params.is_array()) {
+            err = "ARGOCD_APP_PARAMETERS is not a JSON array";
+            return false;
+        }
+        for (const auto& x : params) {
+            std::string name = x.is_object() ? x.value("name", "") : "";
+            if (!known.count(name)) {
+                err = "unknown plugin parameter \"" + name + "\" (known: site, target, teams)";
+                return false;
+            }
+            if (name == "teams") {
+                if (x.contains("array") && x["array"].is_array()) {
+                    for (const auto& t : x["array"])
+                        if (t.is_string()) p.teams.push_back(t.get<std::string>());
+                } else if (x.contains("string") && x["string"].is_string()) {
+                    std::string s = x["string"];
+                    for (std::size_t b = 0; b <= s.size();) {
+                        std::size_t e = s.find(',', b);
+                        if (e == std::string::npos) e = s.size();
+                        if (e > b) p.teams.push_back(s.substr(b, e - b));
+                        b = e + 1;
+                    }
+                }
+                continue;
+            }
+            if (!x.contains("string") || !x["string"].is_string()) {
+                err = "plugin parameter \"" + name + "\" must be a string";
+                return false;
+            }
+            (name == "site" ? p.site : p.target) = x["string"].get<std::string>();
+        }
+    } else {
+        for (char** e = environ; e && *e; ++e) {
+            std::string kv = *e;
+            if (!kv.starts_with("PARAM_")) continue;
+            std::string name = kv.substr(6, kv.find('=') - 6), value = kv.substr(kv.find('=') + 1);
+            if (name == "SITE") p.site = value;
+            else if (name == "TARGET") p.target = value;
+            else if (name.starts_with("TEAMS_")) p.teams.push_back(value);
+            else {
+                err = "unknown plugin parameter PARAM_" + name + " (known: site, target, teams)";
+                return false;
+            }
+        }
+    }
+    if (const char* s = env("ARGOCD_ENV_QUEUEFORGE_SITE")) p.site = s;
+    if (const char* t = env("ARGOCD_ENV_QUEUEFORGE_TARGET")) p.target = t;
+    std::sort(p.teams.begin(), p.teams.end());
+    return true;
+}
+
+// The Kueue API version the destination cluster serves, from Argo CD's
+// KUBE_API_VERSIONS ("v1,apps/v1,kueue.x-k8s.io/v1beta2,..."; entries may be
+// group/version/Kind too). Empty when unknown.
+std::set<std::string> served_kueue_versions() {
+    std::set<std::string> out;
+    const char* list = env("KUBE_API_VERSIONS");
+    if (!list) return out;
+    std::string s = list;
+    for (std::size_t b = 0; b < s.size();) {
+        std::size_t e = s.find(',', b);
+        if (e == std::string::npos) e = s.size();
+        std::string item = s.substr(b, e - b);
+        if (item.starts_with("kueue.x-k8s.io/")) {
+            std::string v = item.substr(15);
+            out.insert(v.substr(0, v.find('/')));
+        }
+        b = e + 1;
+    }
+    return out;
+}
+
+std::string target_spec(const site::Site& s) {
+    if (!s.target.name.value.empty()) return s.target.name.value;
+    if (!s.target.openshift_ai.value.empty()) return "rhoai-" + s.target.openshift_ai.value;
+    return "kueue-" + s.target.kueue.value;
+}
+
+// When the site does not pin the Kueue API version and the cluster serves the
+// other one only, follow the cluster (and say so).
+void follow_cluster_api(site::Site& s, const std::string& override_target) {
+    if (!s.target.kueue_api_version.value.empty()) return;
+    auto served = served_kueue_versions();
+    if (served.empty()) return;
+    auto t = find_target(override_target.empty() ? target_spec(s) : override_target);
+    if (!t.target) return;
+    std::string mine = t.target->kueue_api_version.substr(t.target->kueue_api_version.find('/') + 1);
+    if (served.count(mine)) return;
+    for (const char* other : {"v1beta2", "v1beta1"}) {
+        if (!served.count(other)) continue;
+        // Cohorts follow the queues when their version is not served either.
+        const std::string& cohort = t.target->cohort_api_version;
+        std::string cohort_version = cohort.empty() ? "" : cohort.substr(cohort.find('/') + 1);
+        std::string cohort_override = !cohort_version.empty() && !served.count(cohort_version) ? other : "";
+        if (apply_overrides(*t.target, {other, "", cohort_override}).target) {
+            s.target.kueue_api_version.value = other;
+            s.target.cohort_api_version.value = cohort_override;
+            std::cerr << "queueforge: the destination cluster serves kueue.x-k8s.io/" << other << ", not " << mine
+                      << "; emitting " << other << "\n";
+        }
+        return;
+    }
+}
+
+int run_generate(const std::string& flag_target) {
+    CmpParams p;
+    std::string err;
+    if (!read_params(p, err)) {
+        std::cerr << "queueforge generate: " << err << "\n";
+        return kUsage;
+    }
+    if (!flag_target.empty() && p.target.empty()) p.target = flag_target;
+    auto path = resolve_inside(".", p.site, &err);
+    if (!path) {
+        std::cerr << "queueforge generate: site file " << err << "\n";
+        return kInvalid;
+    }
+    Diagnostics diags;
+    std::string text;
+    auto site = load_site_file(*path, diags, &text);
+    std::vector<SourceText> sources{{*path, text}};
+    if (!site) {
+        report(diags, sources, false);
+        return kInvalid;
+    }
+
+    if (!p.teams.empty()) {
+        std::set<std::string> wanted(p.teams.begin(), p.teams.end());
+        for (const auto& t : wanted)
+            if (std::none_of(site->teams.begin(), site->teams.end(), [&](const site::Team& x) { return x.name.value == t; }))
+                diags.error(*path, {}, "plugin parameter teams names \"" + t + "\", which the site does not define", "cmp.teams");
+        std::erase_if(site->teams, [&](const site::Team& x) { return !wanted.count(x.name.value); });
+    }
+    follow_cluster_api(*site, p.target);
+    std::optional<Lowered> lowered;
+    if (!diags.has_errors()) lowered = lower_site(*site, diags, {.target_override = p.target});
+    if (report(diags, sources, false) != kOk || !lowered) return kInvalid;
+    if (lowered->objects.empty()) {
+        std::cerr << "queueforge generate: the site renders no objects; refusing to hand Argo CD an empty stream\n";
+        return kInvalid;
+    }
+    // Everything is rendered before the first byte goes out.
+    std::string out = render_stream(lowered->objects, "");
+    std::cout << out;
+    std::cout.flush();
+    return std::cout.good() ? kOk : kInvalid;
+}
+
+}  // namespace
+
+Command add_generate(CLI::App& app) {
+    auto target = std::make_shared<std::string>();
+    CLI::App* sub = app.add_subcommand("generate", "Argo CD plugin mode: render the site in the current folder to stdout");
+    sub->add_option("--target", *target, "Default target when the Application sets none");
+    sub->footer(R"(Runs in the Application's source folder as Argo CD's config-management plugin
+(deploy/argocd/plugin.yaml). Parameters: site (file, default queueforge-site.yaml),
+target, teams (subset to render); from ARGOCD_APP_PARAMETERS, PARAM_* or
+ARGOCD_ENV_QUEUEFORGE_SITE / _TARGET. Manifests go to stdout only on success.
+
+Exit codes: 0 ok, 1 invalid site or unsafe path (nothing printed), 2 unknown parameter.)");
+    return {sub, [target] { return run_generate(*target); }};
+}
+
+Command add_cmp_parameters(CLI::App& app) {
+    CLI::App* sub = app.add_subcommand("cmp-parameters", "Argo CD plugin mode: announce the site's teams as a parameter");
+    sub->footer("Prints the JSON array Argo CD's dynamic parameters expect.\n\nExit codes: 0 ok, 1 no readable site.");
+    return {sub, [] {
+                CmpParams p;
+                std::string err;
+                if (!read_params(p, err)) {
+                    std::cerr << "queueforge cmp-parameters: " << err << "\n";
+                    return static_cast<int>(kUsage);
+                }
+                auto path = resolve_inside(".", p.site, &err);
+                Diagnostics diags;
+                auto site = path ? load_site_file(*path, diags) : std::nullopt;
+                nlohmann::ordered_json teams = nlohmann::ordered_json::array();
+                if (site)
+                    for (const auto& t : site->teams) teams.push_back(t.name.value);
+                nlohmann::ordered_json out = nlohmann::ordered_json::array();
+                out.push_back({{"name", "teams"},
+                               {"title", "Teams to render (default: all)"},
+                               {"collectionType", "array"},
+                               {"array", teams}});
+                std::cout << out.dump() << "\n";
+                return static_cast<int>(site ? kOk : kInvalid);
+            }};
+}
+
+}  // namespace queueforge::cli
