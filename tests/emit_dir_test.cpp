@@ -84,3 +84,48 @@ TEST_CASE("cli: init writes a starter site that builds; schema and version print
     CHECK(qf_test::run_cli("--version").exit == 0);
     CHECK(qf_test::run_cli("build --help").out.find("Exit codes") != std::string::npos);
 }
+
+TEST_CASE("emit: --prune removes only files queueforge wrote; --check reports drift without writing") {
+    qf_test::TempDir tmp;
+    auto dir = tmp.path / "rendered";
+    Diagnostics d;
+    REQUIRE(write_objects(dir.string(), {object("ResourceFlavor", "a"), object("ResourceFlavor", "b")}, "", d));
+    qf_test::write_text(dir / "kustomization.yaml", "resources: []\n");
+    qf_test::write_text(dir / "02-resourceflavor-handmade.yaml", "kind: ResourceFlavor\n");  // not in the index
+    // Without --prune the stale file stays, and stays owned.
+    REQUIRE(write_objects(dir.string(), {object("ResourceFlavor", "a")}, "", d));
+    CHECK(std::filesystem::exists(dir / "02-resourceflavor-b.yaml"));
+    Diagnostics drift;
+    CHECK_FALSE(check_objects(dir.string(), {object("ResourceFlavor", "a")}, "", drift));
+    CHECK(qf_test::has_rule(drift, "drift.stale"));
+    REQUIRE(write_objects(dir.string(), {object("ResourceFlavor", "a")}, "", d, true));
+    CHECK_FALSE(std::filesystem::exists(dir / "02-resourceflavor-b.yaml"));
+    CHECK(std::filesystem::exists(dir / "kustomization.yaml"));
+    CHECK(std::filesystem::exists(dir / "02-resourceflavor-handmade.yaml"));
+    Diagnostics none;
+    CHECK(check_objects(dir.string(), {object("ResourceFlavor", "a")}, "", none));
+    CHECK(none.empty());
+    // An index edited to point elsewhere is ignored.
+    qf_test::write_text(dir / kOwnedIndex, "../../etc/passwd\nkustomization.yaml\n");
+    REQUIRE(write_objects(dir.string(), {object("ResourceFlavor", "a")}, "", d, true));
+    CHECK(std::filesystem::exists(dir / "kustomization.yaml"));
+    qf_test::write_text(dir / "02-resourceflavor-a.yaml", "edited\n");
+    Diagnostics changed;
+    CHECK_FALSE(check_objects(dir.string(), {object("ResourceFlavor", "a"), object("ClusterQueue", "c")}, "", changed));
+    CHECK(qf_test::has_rule(changed, "drift.changed"));
+    CHECK(qf_test::has_rule(changed, "drift.missing"));
+}
+
+TEST_CASE("cli: build --check and --prune") {
+    qf_test::TempDir tmp;
+    const std::string site = qf_test::shell_quote((qf_test::source_dir() / "examples/seed-minimal").string());
+    const std::string out = qf_test::shell_quote((tmp.path / "rendered").string());
+    CHECK(qf_test::run_cli("build --check " + out + " " + site).exit == 1);
+    CHECK(qf_test::run_cli("build -o " + out + " --prune " + site).exit == 0);
+    auto ok = qf_test::run_cli("build --check " + out + " " + site);
+    INFO(ok.err);
+    CHECK(ok.exit == 0);
+    CHECK(ok.out.empty());
+    CHECK(qf_test::run_cli("build --prune " + site).exit == 2);
+    CHECK(qf_test::run_cli("build -o " + out + " --check " + out + " " + site).exit == 2);
+}

@@ -17,9 +17,21 @@ std::string render_stream(const std::vector<Object>& objects, const std::string&
 // kind's place in the apply order.
 std::string object_file_name(const Object& o);
 
+// The file in an output folder that lists the files queueforge wrote there,
+// so that --prune removes only those and never a foreign file.
+inline constexpr const char* kOwnedIndex = ".queueforge-owned";
+
 // Writes every object to `dir` (created if missing). Files go to a temporary
-// folder first and are renamed into place only when all were written.
+// folder first and are renamed into place only when all were written. With
+// `prune`, files queueforge wrote earlier that no object maps to any more are
+// removed; files it did not write are never touched.
 bool write_objects(const std::string& dir, const std::vector<Object>& objects, const std::string& site_file,
+                   Diagnostics& diags, bool prune = false);
+
+// Compares `dir` with what write_objects would write, without writing:
+// missing, different and stale files become errors (rules drift.missing,
+// drift.changed, drift.stale). Returns true when there is no drift.
+bool check_objects(const std::string& dir, const std::vector<Object>& objects, const std::string& site_file,
                    Diagnostics& diags);
 
 }  // namespace queueforge
