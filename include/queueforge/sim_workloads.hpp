@@ -51,7 +51,16 @@ std::optional<std::string> unsupported_job_reason(const Resource& r);
 // metadata.generateName are named generateName + their 1-based position in
 // `jobs`. Jobs without a namespace are in `default`.
 // metadata.creationTimestamp is the job's when it has one; otherwise see
-// JobOptions (by default it is left unset and the caller orders them).
+// JobOptions (by default it is left unset and the caller orders them). A job
+// uid becomes metadata.uid, the kueue.x-k8s.io/job-uid label and a controller
+// owner reference; kueue.x-k8s.io/elastic-job and provreq.kueue.x-k8s.io/*
+// annotations carry over as in Kueue. spec: queueName, priority (always, 0
+// without a class), priorityClassRef when a class was used, podSets (templates
+// copied with their positions), maximumExecutionTimeSeconds. Topology
+// requests (TAS annotations) are not modelled: a note says so.
+// Other findings: "jobs.priority-class-not-found" (warning, no Workload, as
+// in Kueue), "jobs.unsupported", "jobs.not-managed" (RayJob on an existing
+// cluster), "jobs.pod-group-incomplete", "jobs.ray-replicas".
 std::vector<Resource> workloads_from_jobs(const std::vector<Resource>& jobs, const ClusterContext& ctx,
                                           Diagnostics& diags);
 

@@ -1,0 +1,36 @@
+#pragma once
+// Building the simulator's Model from input objects. Split by topic:
+// cluster_state.cpp (dispatch, namespaces, priority classes, names),
+// build_config.cpp (Kueue Configuration), build_queues.cpp (flavors, cohorts,
+// ClusterQueues, LocalQueues, the quota tree), build_workloads.cpp.
+#include "simulate/model.hpp"
+#include "simulate/parse_util.hpp"
+#include "simulate/requests.hpp"
+
+#include <queueforge/diagnostics.hpp>
+#include <queueforge/resource.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace queueforge::sim::detail {
+
+// Objects grouped by kind, duplicates dropped, each list in a canonical order
+// (so that shuffled input gives the same model).
+struct Inputs {
+    std::vector<const Resource*> flavors, cohorts, cluster_queues, local_queues, workloads, namespaces,
+        limit_ranges, priority_classes, configs, admission_checks;
+};
+
+Model build_model(const std::vector<Resource>& objects, Diagnostics& diags);
+
+void build_config(const Inputs& in, Config& cfg, Diagnostics& diags);
+void build_queues(const Inputs& in, Model& m, Diagnostics& diags);
+void build_workloads(const Inputs& in, Model& m, const std::map<std::string, LimitRangeSummary>& limit_ranges,
+                     const std::map<std::string, std::int32_t>& priority_classes, Diagnostics& diags);
+
+// Warns when `name` is not a DNS-1123 subdomain (what an API server requires).
+void check_object_name(const Reader& rd, const std::string& what, const std::string& name);
+
+}  // namespace queueforge::sim::detail

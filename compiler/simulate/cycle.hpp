@@ -1,0 +1,20 @@
+#pragma once
+// One scheduling cycle (kueue-semantics.md 5.3; pkg/scheduler/scheduler.go
+// schedule/nominate/processEntry/requeueAndUpdate).
+#include "simulate/queues.hpp"
+#include "simulate/sched.hpp"
+
+#include <vector>
+
+namespace queueforge::sim::detail {
+
+struct CycleOutcome {
+    std::vector<int> admitted;  // workloads that got quota this cycle
+    std::vector<int> victims;   // workloads evicted by preemption this cycle
+};
+
+// Runs cycle number `cycle` (1-based) against the cache usage `cache`;
+// admissions are added to it. `now` is the cycle's clock (ns since epoch).
+CycleOutcome run_cycle(Model& m, Queues& queues, QuotaState& cache, std::int64_t cycle, std::int64_t now);
+
+}  // namespace queueforge::sim::detail
