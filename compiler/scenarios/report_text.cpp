@@ -1,0 +1,69 @@
+// `simulate -o text`: one table per ClusterQueue, then what failed.
+#include <queueforge/sim_scenarios.hpp>
+
+#include <algorithm>
+#include <map>
+
+namespace queueforge::scenarios {
+
+namespace {
+
+std::string flavors_of(const sim::WorkloadOutcome& w) {
+    std::map<std::string, int> f;
+    for (const auto& a : w.assignments)
+        for (const auto& [r, name] : a.flavors) ++f[name];
+    std::string s;
+    for (const auto& [name, n] : f) s += (s.empty() ? "" : ",") + name;
+    return s.empty() ? "-" : s;
+}
+
+std::string pad(std::string s, std::size_t w) {
+    if (s.size() < w) s.append(w - s.size(), ' ');
+    return s;
+}
+
+}  // namespace
+
+std::string format_text(const Report& r) {
+    std::string out;
+    std::map<std::string, std::vector<const SampleReport*>> by_cq;
+    for (const auto& s : r.workloads) by_cq[s.together.cluster_queue.empty() ? "(no ClusterQueue)" : s.together.cluster_queue].push_back(&s);
+    for (const auto& [cq, list] : by_cq) {
+        std::string usage;
+        for (const auto& c : r.cluster_queues)
+            if (c.name == cq)
+                for (const auto& u : c.usage)
+                    if (u.total != "0") usage += (usage.empty() ? "" : ", ") + u.flavor + "/" + u.resource + " " + u.total + (u.borrowed != "0" ? " (borrowed " + u.borrowed + ")" : "");
+        out += "ClusterQueue " + cq + (usage.empty() ? "" : "  [" + usage + "]") + "\n";
+        std::size_t w = 8;
+        for (const auto* s : list) w = std::max(w, s->together.namespace_.size() + s->together.name.size() + 1);
+        out += "  " + pad("WORKLOAD", w) + "  " + pad("STATUS", 9) + pad("FLAVOR", 12) + pad("BORROW", 7) + pad("ALONE", 9) + "EXPECT\n";
+        for (const auto* s : list) {
+            const auto& x = s->together;
+            std::string status = x.admitted ? "Admitted" : (x.preempted ? "Preempted" : "Pending");
+            std::string alone = s->alone ? (s->alone->admitted ? "fits" : "no-fit") : "-";
+            std::string expect = s->expect ? (s->expectation_met ? "ok" : "FAILED") : "-";
+            out += "  " + pad(x.namespace_ + "/" + x.name, w) + "  " + pad(status, 9) + pad(flavors_of(x), 12) +
+                   pad(x.admitted ? (x.borrowing ? "yes" : "no") : "-", 7) + pad(alone, 9) + expect + "\n";
+            if (!x.admitted && !x.message.empty()) out += "      " + x.message + "\n";
+            if (x.preempted && !x.preemption_message.empty()) out += "      " + x.preemption_message + "\n";
+            if (s->expect && !s->expectation_met) out += "      expectation: " + s->expectation_detail + "\n";
+            if (s->alone && !s->alone->admitted && !s->alone->message.empty())
+                out += "      alone: " + s->alone->message + "\n";
+        }
+        out += "\n";
+    }
+    std::size_t failed = 0, checked = 0;
+    for (const auto& s : r.workloads)
+        if (s.expect) {
+            ++checked;
+            failed += !s.expectation_met;
+        }
+    out += std::to_string(r.cycles) + " scheduling cycle(s); " + std::to_string(checked - failed) + " of " +
+           std::to_string(checked) + " expectations met";
+    if (r.some_never_admitted) out += "; some sample workloads do not fit even alone";
+    out += "\n";
+    return out;
+}
+
+}  // namespace queueforge::scenarios

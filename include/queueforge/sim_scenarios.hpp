@@ -1,0 +1,50 @@
+#pragma once
+// `simulate` as users run it: a site and/or manifests in, sample workloads
+// simulated together (in creation order: what is admitted, what waits, what
+// preempts what) and each alone on the configured cluster with its running
+// workloads (does it fit at all, and where), expectations checked.
+#include <queueforge/diagnostics.hpp>
+#include <queueforge/simulate.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace queueforge::scenarios {
+
+struct Expectation {
+    std::string status;  // "Admitted" | "Pending" | "" (not set)
+    std::string flavor;
+    std::optional<bool> borrowing;
+};
+
+struct SampleReport {
+    sim::WorkloadOutcome together;
+    std::optional<sim::WorkloadOutcome> alone;  // samples only (site workloads and job manifests)
+    std::optional<Expectation> expect;
+    bool expectation_met = true;
+    std::string expectation_detail;  // why not, when not met
+};
+
+struct Report {
+    int cycles = 0;
+    std::vector<SampleReport> workloads;  // every workload of the together run, sorted by namespace/name
+    std::vector<sim::ClusterQueueUsage> cluster_queues;
+    std::vector<SourceText> sources;
+    bool all_expectations_met = true;
+    bool some_never_admitted = false;  // a sample that does not fit even alone
+};
+
+struct Options {
+    std::vector<std::string> paths;  // sites (files or folders with queueforge-site.yaml) and manifests
+    std::string target;              // --target for sites
+    int max_cycles = 0;
+};
+
+// Returns nullopt when the input could not be read (errors in diags).
+std::optional<Report> run(const Options& opts, Diagnostics& diags);
+
+std::string format_json(const Report& r);
+std::string format_text(const Report& r);
+
+}  // namespace queueforge::scenarios

@@ -1,0 +1,138 @@
+// `queueforge simulate` on sites, manifests and running Workloads: the
+// SimulationReport contract, expectations, both scenarios and exit codes.
+#include "test_util.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using qf_test::run_cli;
+using qf_test::shell_quote;
+
+namespace {
+
+const std::string kSite = R"(apiVersion: queueforge.io/v1alpha1
+kind: Site
+metadata: {name: s}
+spec:
+  target: kueue-0.19
+  pools:
+    - {name: gpu, nodes: 1, allocatable: {cpu: 16, nvidia.com/gpu: 4}}
+  teams:
+    - name: team-a
+      namespaces: [team-a]
+      quota: [{pool: gpu, nominal: {cpu: 16, nvidia.com/gpu: 4}}]
+  workloads:
+    - name: small
+      namespace: team-a
+      podSets: [{name: main, count: 1, requests: {cpu: 4, nvidia.com/gpu: 2}}]
+      expect: {status: Admitted, flavor: gpu, borrowing: false}
+    - name: second
+      namespace: team-a
+      podSets: [{name: main, count: 1, requests: {cpu: 4, nvidia.com/gpu: 2}}]
+      expect: {status: Admitted}
+    - name: third
+      namespace: team-a
+      podSets: [{name: main, count: 1, requests: {cpu: 4, nvidia.com/gpu: 2}}]
+      expect: {status: Pending}
+)";
+
+}  // namespace
+
+TEST_CASE("simulate: the example site's samples are admitted as expected") {
+    auto r = run_cli("simulate " + shell_quote((qf_test::source_dir() / "examples/multi-team").string()));
+    INFO(r.out << r.err);
+    CHECK(r.exit == 0);
+    CHECK(r.out.find("5 of 5 expectations met") != std::string::npos);
+}
+
+TEST_CASE("simulate: -o json follows the SimulationReport contract") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "queueforge-site.yaml", kSite);
+    auto r = run_cli("simulate -o json " + shell_quote(tmp.path.string()));
+    INFO(r.out << r.err);
+    REQUIRE(r.exit == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["apiVersion"] == "queueforge.io/v1alpha1");
+    CHECK(j["kind"] == "SimulationReport");
+    CHECK(j["cycles"].is_number_integer());
+    REQUIRE(j["workloads"].size() == 3);
+    auto small = j["workloads"][1];  // sorted by namespace/name: second, small, third
+    CHECK(small["name"] == "small");
+    for (const char* k : {"namespace", "name", "localQueue", "clusterQueue", "priority", "status", "preempted",
+                          "admittedInCycle", "admission", "borrowing", "message", "expectation"})
+        CHECK(small.contains(k));
+    CHECK(small["status"] == "Admitted");
+    CHECK(small["localQueue"] == "default");
+    CHECK(small["clusterQueue"] == "team-a");
+    CHECK(small["admittedInCycle"] == 1);
+    CHECK(small["admission"]["podSetAssignments"][0]["flavors"]["nvidia.com/gpu"] == "gpu");
+    CHECK(small["admission"]["podSetAssignments"][0]["resourceUsage"]["cpu"] == "4");
+    CHECK(small["expectation"]["met"] == true);
+    auto third = j["workloads"][2];
+    CHECK(third["status"] == "Pending");
+    CHECK(third["admission"].is_null());
+    CHECK(third["message"].get<std::string>().find("insufficient unused quota for nvidia.com/gpu in flavor gpu") != std::string::npos);
+    CHECK(j["clusterQueues"][0]["name"] == "team-a");
+    CHECK(j["clusterQueues"][0]["admitted"] == 2);
+    CHECK(j["clusterQueues"][0]["pending"] == 1);
+    // Alone, every sample fits.
+    REQUIRE(j["alone"].size() == 3);
+    for (const auto& a : j["alone"]) CHECK(a["status"] == "Admitted");
+}
+
+TEST_CASE("simulate: a failed expectation or a sample that can never fit exits 1") {
+    qf_test::TempDir tmp;
+    std::string wrong = kSite;
+    wrong.replace(wrong.find("expect: {status: Pending}"), 25, "expect: {status: Admitted}");
+    qf_test::write_text(tmp.path / "a/queueforge-site.yaml", wrong);
+    auto r = run_cli("simulate " + shell_quote((tmp.path / "a").string()));
+    CHECK(r.exit == 1);
+    CHECK(r.out.find("expectation: status is Pending, expected Admitted") != std::string::npos);
+
+    std::string huge = kSite;
+    huge.replace(huge.find("nvidia.com/gpu: 2}}]"), 20, "nvidia.com/gpu: 8}}]");  // more than the quota
+    qf_test::write_text(tmp.path / "b/queueforge-site.yaml", huge);
+    auto h = run_cli("simulate " + shell_quote((tmp.path / "b").string()));
+    CHECK(h.exit == 1);
+    CHECK(h.out.find("do not fit even alone") != std::string::npos);
+    CHECK(run_cli("simulate -o yaml " + shell_quote((tmp.path / "b").string())).exit == 2);
+}
+
+TEST_CASE("simulate: running Workloads from a cluster dump hold quota; --cycles stops early") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "site/queueforge-site.yaml", kSite);
+    qf_test::write_text(tmp.path / "running.yaml", R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: running, namespace: team-a, creationTimestamp: "2025-01-01T00:00:00Z"}
+spec:
+  queueName: default
+  podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c, resources: {requests: {cpu: "8", nvidia.com/gpu: "4"}}}]}}}]
+status:
+  conditions: [{type: QuotaReserved, status: "True", reason: QuotaReserved, message: x, lastTransitionTime: "2025-01-01T00:00:01Z"}]
+  admission: {clusterQueue: team-a, podSetAssignments: [{name: main, count: 1, flavors: {cpu: gpu, nvidia.com/gpu: gpu}, resourceUsage: {cpu: "8", nvidia.com/gpu: "4"}}]}
+)");
+    auto r = run_cli("simulate -o json " + shell_quote((tmp.path / "site").string()) + " " +
+                     shell_quote((tmp.path / "running.yaml").string()));
+    INFO(r.err);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(r.exit == 1);  // the samples' expectations no longer hold: the GPUs are taken
+    for (const auto& w : j["workloads"]) {
+        if (w["name"] == "running") {
+            CHECK(w["status"] == "Admitted");
+            CHECK(w["admittedInCycle"].is_null());
+        } else {
+            CHECK(w["status"] == "Pending");
+        }
+    }
+    auto one = nlohmann::json::parse(run_cli("simulate -o json --cycles 1 " + shell_quote((tmp.path / "site").string())).out);
+    CHECK(one["cycles"] == 1);
+}
+
+TEST_CASE("simulate: the report does not depend on the order of the inputs") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "site/queueforge-site.yaml", kSite);
+    qf_test::write_text(tmp.path / "ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n");
+    auto a = run_cli("simulate -o json " + shell_quote((tmp.path / "site").string()) + " " + shell_quote((tmp.path / "ns.yaml").string()));
+    auto b = run_cli("simulate -o json " + shell_quote((tmp.path / "ns.yaml").string()) + " " + shell_quote((tmp.path / "site").string()));
+    CHECK(a.out == b.out);
+}
