@@ -204,8 +204,9 @@ void lower_teams(Context& ctx) {
                                         .origin = ns.mark});
             Node lspec = Node::mapping();
             lspec.set("clusterQueue", Node::string(cq_name));
-            // LocalQueue.stopPolicy is served from Kueue 0.10 on (absent from the 0.6 CRD).
-            if (ctx.kueue_at_least(0, 10)) lspec.set("stopPolicy", Node::string("None"));
+            // LocalQueue.stopPolicy is served from Kueue 0.8 on (the CRDs of every
+            // release tag; absent from 0.6's).
+            if (ctx.kueue_at_least(0, 8)) lspec.set("stopPolicy", Node::string("None"));
             lq.set("spec", std::move(lspec));
         }
     }
