@@ -33,7 +33,7 @@ int run_simulate(const SimulateFlags& f) {
     if (!report) return kInvalid;
     std::cout << (f.output == "json" ? scenarios::format_json(*report) : scenarios::format_text(*report));
     std::cout.flush();
-    return report->all_expectations_met && !report->some_never_admitted ? kOk : kInvalid;
+    return report->all_expectations_met && !report->some_never_admitted && !report->node_shape_problems ? kOk : kInvalid;
 }
 
 }  // namespace
@@ -51,8 +51,9 @@ Command add_simulate(CLI::App& app) {
   queueforge simulate examples/multi-team running-workloads.yaml -o json
   queueforge simulate queues/ jobs/ --cycles 1
 
-Exit codes: 0 every expectation holds, 1 an expectation fails or a sample can never be admitted
-(or invalid input), 2 usage error.)");
+Exit codes: 0 every expectation holds, 1 an expectation fails, a sample can never be admitted,
+an admitted pod fits no node of its flavor (site pools or Node objects), or invalid input;
+2 usage error.)");
     return {sub, [flags] { return run_simulate(*flags); }};
 }
 

@@ -136,3 +136,67 @@ TEST_CASE("simulate: the report does not depend on the order of the inputs") {
     auto b = run_cli("simulate -o json " + shell_quote((tmp.path / "ns.yaml").string()) + " " + shell_quote((tmp.path / "site").string()));
     CHECK(a.out == b.out);
 }
+
+TEST_CASE("simulate: a pod admitted by quota that fits no node of its flavor is flagged") {
+    qf_test::TempDir tmp;
+    // Quota for 8 GPUs on a pool of 4-GPU nodes: Kueue admits an 8-GPU pod that can never schedule.
+    std::string site = R"(apiVersion: queueforge.io/v1alpha1
+kind: Site
+metadata: {name: s}
+spec:
+  target: kueue-0.19
+  pools:
+    - {name: l40s, nodes: 2, allocatable: {cpu: 64, nvidia.com/gpu: 4}}
+  teams:
+    - {name: a, namespaces: [a], quota: [{pool: l40s, nominal: {cpu: 64, nvidia.com/gpu: 8}}]}
+  workloads:
+    - {name: big, namespace: a, podSets: [{name: main, count: 1, requests: {cpu: 8, nvidia.com/gpu: 8}}]}
+    - {name: fine, namespace: a, podSets: [{name: main, count: 2, requests: {cpu: 8, nvidia.com/gpu: 4}}]}
+)";
+    qf_test::write_text(tmp.path / "queueforge-site.yaml", site);
+    auto r = run_cli("simulate -o json --cycles 1 " + shell_quote(tmp.path.string()));
+    INFO(r.out << r.err);
+    CHECK(r.exit == 1);
+    auto j = nlohmann::json::parse(r.out);
+    for (const auto& w : j["workloads"]) {
+        if (w["name"] == "big") {
+            CHECK(w["status"] == "Admitted");
+            CHECK(w["nodeShape"].get<std::string>().find("one pod needs 8 nvidia.com/gpu and the largest node of l40s has 4") != std::string::npos);
+        }
+    }
+    // Node objects do the same for plain manifests.
+    qf_test::write_text(tmp.path / "m/queues.yaml", R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: l40s}
+spec: {nodeLabels: {gpu: l40s}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: a}
+spec:
+  namespaceSelector: {}
+  resourceGroups: [{coveredResources: [nvidia.com/gpu], flavors: [{name: l40s, resources: [{name: nvidia.com/gpu, nominalQuota: "8"}]}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: default, namespace: a}
+spec: {clusterQueue: a}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {gpu: l40s}}
+status: {allocatable: {nvidia.com/gpu: "4", cpu: "64"}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: big, namespace: a}
+spec:
+  template:
+    spec:
+      containers: [{name: c, image: x, resources: {requests: {nvidia.com/gpu: "8"}}}]
+)");
+    auto m = run_cli("simulate " + shell_quote((tmp.path / "m").string()));
+    INFO(m.out << m.err);
+    CHECK(m.exit == 1);
+    CHECK(m.out.find("node shape: pod set main was admitted on flavor l40s") != std::string::npos);
+}

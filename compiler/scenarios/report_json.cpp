@@ -64,7 +64,8 @@ std::string format_json(const Report& r) {
                              {"admission", admission(w)},
                              {"borrowing", w.borrowing},
                              {"message", message(w)},
-                             {"expectation", e}});
+                             {"expectation", e},
+                             {"nodeShape", s.node_shape_problem.empty() ? json(nullptr) : json(s.node_shape_problem)}});
         if (s.alone) {
             json a = {{"namespace", w.namespace_}, {"name", w.name}};
             const json summary = outcome_summary(*s.alone);  // a named object: items() borrows it

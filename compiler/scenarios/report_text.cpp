@@ -48,6 +48,7 @@ std::string format_text(const Report& r) {
             if (!x.admitted && !x.message.empty()) out += "      " + x.message + "\n";
             if (x.preempted && !x.preemption_message.empty()) out += "      " + x.preemption_message + "\n";
             if (s->expect && !s->expectation_met) out += "      expectation: " + s->expectation_detail + "\n";
+            if (!s->node_shape_problem.empty()) out += "      node shape: " + s->node_shape_problem + "\n";
             if (s->alone && !s->alone->admitted && !s->alone->message.empty())
                 out += "      alone: " + s->alone->message + "\n";
         }
@@ -62,6 +63,7 @@ std::string format_text(const Report& r) {
     out += std::to_string(r.cycles) + " scheduling cycle(s); " + std::to_string(checked - failed) + " of " +
            std::to_string(checked) + " expectations met";
     if (r.some_never_admitted) out += "; some sample workloads do not fit even alone";
+    if (r.node_shape_problems) out += "; some admitted pods fit no node of their flavor";
     out += "\n";
     return out;
 }

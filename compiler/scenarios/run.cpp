@@ -1,5 +1,7 @@
 #include <queueforge/sim_scenarios.hpp>
 
+#include "scenarios/node_shape.hpp"
+
 #include <queueforge/lower.hpp>
 #include <queueforge/resource.hpp>
 #include <queueforge/sim_workloads.hpp>
@@ -209,6 +211,9 @@ std::optional<Report> run(const Options& opts, Diagnostics& diags) {
         }
         report.workloads.push_back(std::move(sr));
     }
+    std::vector<const site::Site*> site_models;
+    for (const auto& [s, file] : sites) site_models.push_back(&s);
+    check_node_shapes(report, node_shapes(site_models, config));
     return report;
 }
 

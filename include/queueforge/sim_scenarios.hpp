@@ -24,6 +24,9 @@ struct SampleReport {
     std::optional<Expectation> expect;
     bool expectation_met = true;
     std::string expectation_detail;  // why not, when not met
+    // Beyond Kueue: the admitted pod shape against the nodes of its flavor
+    // (site pools or Node objects). Empty when it fits or nothing is known.
+    std::string node_shape_problem;
 };
 
 struct Report {
@@ -33,6 +36,7 @@ struct Report {
     std::vector<SourceText> sources;
     bool all_expectations_met = true;
     bool some_never_admitted = false;  // a sample that does not fit even alone
+    bool node_shape_problems = false;  // some admitted pod fits no node of its flavor
 };
 
 struct Options {
