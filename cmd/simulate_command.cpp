@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <queueforge/report.hpp>
 #include <queueforge/sim_scenarios.hpp>
 
 #include <iostream>
@@ -16,8 +17,8 @@ struct SimulateFlags {
 };
 
 int run_simulate(const SimulateFlags& f) {
-    if (f.output != "text" && f.output != "json") {
-        std::cerr << "queueforge simulate: unknown output format \"" << f.output << "\" (text, json)\n";
+    if (f.output != "text" && f.output != "json" && f.output != "junit" && f.output != "sarif") {
+        std::cerr << "queueforge simulate: unknown output format \"" << f.output << "\" (text, json, junit, sarif)\n";
         return kUsage;
     }
     if (f.cycles < 0) {
@@ -31,7 +32,22 @@ int run_simulate(const SimulateFlags& f) {
     diags.sort();
     std::cerr << render_text(diags, sources);
     if (!report) return kInvalid;
-    std::cout << (f.output == "json" ? scenarios::format_json(*report) : scenarios::format_text(*report));
+    if (f.output == "junit" || f.output == "sarif") {
+        // Failed expectations as findings; every sample is a JUnit test case.
+        ReportContext ctx;
+        ctx.tool_version = QF_VERSION;
+        ctx.sources = report->sources;
+        for (const auto& s : report->workloads)
+            if (s.alone || s.expect) {
+                ctx.objects.push_back({s.together.file, {"kueue.x-k8s.io/v1beta2", "Workload", s.together.namespace_, s.together.name}});
+                ++ctx.objects_checked;
+            }
+        for (const auto& src : report->sources) ctx.inputs.push_back(src.path);
+        std::cout << format_report(f.output == "junit" ? ReportFormat::Junit : ReportFormat::Sarif,
+                                   scenarios::findings(*report), ctx);
+    } else {
+        std::cout << (f.output == "json" ? scenarios::format_json(*report) : scenarios::format_text(*report));
+    }
     std::cout.flush();
     return report->all_expectations_met && !report->some_never_admitted && !report->node_shape_problems ? kOk : kInvalid;
 }
@@ -43,7 +59,7 @@ Command add_simulate(CLI::App& app) {
     CLI::App* sub = app.add_subcommand("simulate", "Simulate Kueue's admission of sample workloads, offline");
     sub->add_option("paths", flags->paths,
                     "Sites (folders with queueforge-site.yaml), Kueue manifests, Workloads (kubectl get workloads -A -o yaml) and job manifests");
-    sub->add_option("-o,--output", flags->output, "text or json");
+    sub->add_option("-o,--output", flags->output, "text, json, junit or sarif (junit/sarif list failed expectations)");
     sub->add_option("--target", flags->target, "Override the sites' target");
     sub->add_option("--cycles", flags->cycles, "Stop after N scheduling cycles (0: until nothing changes)");
     sub->footer(R"(Examples:

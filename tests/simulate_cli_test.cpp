@@ -200,3 +200,20 @@ spec:
     CHECK(m.exit == 1);
     CHECK(m.out.find("node shape: pod set main was admitted on flavor l40s") != std::string::npos);
 }
+
+TEST_CASE("simulate: -o junit and -o sarif report failed expectations at the sample's position") {
+    qf_test::TempDir tmp;
+    std::string wrong = kSite;
+    wrong.replace(wrong.find("expect: {status: Pending}"), 25, "expect: {status: Admitted}");
+    qf_test::write_text(tmp.path / "queueforge-site.yaml", wrong);
+    auto junit = run_cli("simulate -o junit " + shell_quote(tmp.path.string()));
+    INFO(junit.out << junit.err);
+    CHECK(junit.exit == 1);
+    CHECK(junit.out.find("<testcase") != std::string::npos);
+    CHECK(junit.out.find("type=\"sim.expectation\"") != std::string::npos);
+    auto sarif = nlohmann::json::parse(run_cli("simulate -o sarif " + shell_quote(tmp.path.string())).out);
+    REQUIRE(sarif["runs"][0]["results"].size() == 1);
+    auto res = sarif["runs"][0]["results"][0];
+    CHECK(res["ruleId"] == "sim.expectation");
+    CHECK(res["locations"][0]["physicalLocation"]["region"]["startLine"] == 21);  // "- name: third"
+}

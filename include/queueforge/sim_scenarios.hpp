@@ -51,4 +51,8 @@ std::optional<Report> run(const Options& opts, Diagnostics& diags);
 std::string format_json(const Report& r);
 std::string format_text(const Report& r);
 
+// The report's failures as findings at the samples' positions (rules
+// sim.expectation, sim.never-admitted, sim.node-shape), for -o junit|sarif.
+Diagnostics findings(const Report& r);
+
 }  // namespace queueforge::scenarios
