@@ -2,6 +2,8 @@
 // priority order, taints and node affinity, flavor fungibility, borrowing and
 // lending limits, hierarchical cohorts, each preemption policy and victim
 // order, and fair sharing (kueue-semantics.md 5.2-5.8).
+#include "sim_util.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <queueforge/resource.hpp>
@@ -13,28 +15,9 @@ using namespace queueforge;
 
 namespace {
 
-struct Run {
-    sim::Result result;
-    Diagnostics diags;
-    const sim::WorkloadOutcome& wl(const std::string& name) const {
-        for (const auto& w : result.workloads)
-            if (w.name == name) return w;
-        FAIL("no workload " << name);
-        throw std::logic_error("unreachable");
-    }
-    std::string flavor(const std::string& name, const std::string& res = "cpu") const {
-        const auto& w = wl(name);
-        return w.assignments.empty() || !w.assignments[0].flavors.count(res) ? "" : w.assignments[0].flavors.at(res);
-    }
-};
+using qf_sim::Run;
 
-Run run(const std::string& yaml, sim::Options opts = {}) {
-    Run r;
-    LoadedResources lr;
-    load_resources_from_text("behaviour.yaml", yaml, lr, r.diags);
-    r.result = sim::simulate(lr.resources, opts, r.diags);
-    return r;
-}
+Run run(const std::string& yaml, sim::Options opts = {}) { return qf_sim::run(yaml, opts, "behaviour.yaml"); }
 
 const std::string kHead = R"(
 apiVersion: v1

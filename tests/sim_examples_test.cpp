@@ -1,6 +1,8 @@
 // The worked examples of kueue-semantics.md section 7 (derived from Kueue's
 // scheduler, flavor-assigner and preemption unit tests), reasons and
 // messages included where the document gives them.
+#include "sim_util.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <queueforge/resource.hpp>
@@ -12,24 +14,9 @@ using namespace queueforge;
 
 namespace {
 
-struct Run {
-    sim::Result result;
-    Diagnostics diags;
-    const sim::WorkloadOutcome& wl(const std::string& key) const {
-        for (const auto& w : result.workloads)
-            if (w.namespace_ + "/" + w.name == key) return w;
-        FAIL("no workload " << key);
-        throw std::logic_error("unreachable");
-    }
-};
+using qf_sim::Run;
 
-Run run(const std::string& yaml, sim::Options opts = {}) {
-    Run r;
-    LoadedResources lr;
-    load_resources_from_text("example.yaml", yaml, lr, r.diags);
-    r.result = sim::simulate(lr.resources, opts, r.diags);
-    return r;
-}
+Run run(const std::string& yaml, sim::Options opts = {}) { return qf_sim::run(yaml, opts, "example.yaml"); }
 Run one_cycle(const std::string& yaml) { return run(yaml, {.max_cycles = 1}); }
 
 // kueue-semantics.md 7, fixture ENG.

@@ -3,6 +3,8 @@
 // admission, the Kueue Configuration, input-order independence, and bad input
 // (unknown queues, zero counts, negative requests, cyclic cohorts, malformed
 // objects, inactive ClusterQueues, 100k workloads).
+#include "sim_util.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <queueforge/resource.hpp>
@@ -17,34 +19,9 @@ using namespace queueforge;
 
 namespace {
 
-struct Run {
-    sim::Result result;
-    Diagnostics diags;
-    const sim::WorkloadOutcome& wl(const std::string& name) const {
-        for (const auto& w : result.workloads)
-            if (w.name == name) return w;
-        FAIL("no workload " << name);
-        throw std::logic_error("unreachable");
-    }
-    bool has_rule(const std::string& rule) const {
-        for (const auto& d : diags.all())
-            if (d.rule == rule) return true;
-        return false;
-    }
-    const Diagnostic* find_rule(const std::string& rule) const {
-        for (const auto& d : diags.all())
-            if (d.rule == rule) return &d;
-        return nullptr;
-    }
-};
+using qf_sim::Run;
 
-Run run(const std::string& yaml, sim::Options opts = {}) {
-    Run r;
-    LoadedResources lr;
-    load_resources_from_text("input.yaml", yaml, lr, r.diags);
-    r.result = sim::simulate(lr.resources, opts, r.diags);
-    return r;
-}
+Run run(const std::string& yaml, sim::Options opts = {}) { return qf_sim::run(yaml, opts, "input.yaml"); }
 
 // A roomy ClusterQueue covering `resources` with flavor "default".
 std::string big_cq(const std::string& resources = "cpu, memory, nvidia.com/gpu, pods") {
