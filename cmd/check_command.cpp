@@ -13,7 +13,6 @@
 
 #include <filesystem>
 #include <iostream>
-#include <unistd.h>
 
 namespace queueforge::cli {
 
@@ -73,23 +72,9 @@ int run_check(const CheckFlags& f) {
     if (f.strict) diags.promote_warnings();
     diags.sort();
     ReportContext ctx;
-    ctx.tool_version = QF_VERSION;
     ctx.sources = input.sources;
     ctx.inputs = inputs;
-    ctx.objects_checked = summary.objects;
-    ctx.per_kind = summary.per_kind;
-    ctx.objects = summary.checked;
-    ctx.color = *format == ReportFormat::Text && isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
-    const Severity level =
-        f.fail_level == "note" ? Severity::Note : f.fail_level == "warning" ? Severity::Warning : Severity::Error;
-    ctx.fail_level = level;
-    std::cout << format_report(*format, diags, ctx);
-    std::cout.flush();
-    for (const auto& d : diags.all())
-        if (d.rule == "yaml.read" || d.rule == "io") return kUsage;
-    for (const auto& d : diags.all())
-        if (static_cast<int>(d.severity) <= static_cast<int>(level)) return kInvalid;
-    return kOk;
+    return finish_report(*format, diags, ctx, f.fail_level, summary);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <unistd.h>
 
 namespace queueforge::cli {
 
@@ -16,6 +17,23 @@ int report(Diagnostics& diags, const std::vector<SourceText>& sources, bool stri
     diags.sort();
     std::cerr << render_text(diags, sources);
     return diags.has_errors() ? kInvalid : kOk;
+}
+
+int finish_report(ReportFormat format, Diagnostics& diags, ReportContext& ctx, const std::string& fail_level,
+                  const ValidationSummary& summary) {
+    ctx.tool_version = QF_VERSION;
+    ctx.objects_checked = summary.objects;
+    ctx.per_kind = summary.per_kind;
+    ctx.objects = summary.checked;
+    ctx.color = format == ReportFormat::Text && isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+    ctx.fail_level = fail_level == "note" ? Severity::Note : fail_level == "warning" ? Severity::Warning : Severity::Error;
+    std::cout << format_report(format, diags, ctx);
+    std::cout.flush();
+    for (const auto& d : diags.all())
+        if (d.rule == "yaml.read" || d.rule == "io") return kUsage;
+    for (const auto& d : diags.all())
+        if (static_cast<int>(d.severity) <= static_cast<int>(ctx.fail_level)) return kInvalid;
+    return kOk;
 }
 
 }  // namespace queueforge::cli

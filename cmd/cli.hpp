@@ -3,6 +3,8 @@
 // thin: they parse flags, call the library and turn its results into
 // output, diagnostics on stderr and an exit code.
 #include <queueforge/diagnostics.hpp>
+#include <queueforge/report.hpp>
+#include <queueforge/validate.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -20,6 +22,13 @@ std::string site_path(const std::string& arg);
 
 // Prints diagnostics to stderr; returns kInvalid if any error remains.
 int report(Diagnostics& diags, const std::vector<SourceText>& sources, bool strict);
+
+// Prints a findings report in `format` to stdout and turns it into the exit
+// code of validate/check: 2 on an I/O error, 1 on a finding at or above
+// `fail_level` ("error" | "warning" | "note"), else 0. Fills the context's
+// tool version, colour and fail level.
+int finish_report(ReportFormat format, Diagnostics& diags, ReportContext& ctx, const std::string& fail_level,
+                  const ValidationSummary& summary);
 
 // Each subcommand registers itself on the app and sets `run` to its body.
 struct Command {

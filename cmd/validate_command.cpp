@@ -4,7 +4,6 @@
 #include <queueforge/validate.hpp>
 
 #include <iostream>
-#include <unistd.h>
 
 namespace queueforge::cli {
 
@@ -20,8 +19,6 @@ struct ValidateFlags {
     bool ignore_missing = false;
     bool summary = false;
 };
-
-bool is_io_error(const Diagnostic& d) { return d.rule == "yaml.read" || d.rule == "io"; }
 
 int run_validate(const ValidateFlags& f) {
     auto format = parse_report_format(f.output);
@@ -47,25 +44,10 @@ int run_validate(const ValidateFlags& f) {
     diags.sort();
 
     ReportContext ctx;
-    ctx.tool_version = QF_VERSION;
     ctx.sources = input.sources;
     ctx.inputs = f.paths;
-    ctx.objects_checked = summary.objects;
-    ctx.per_kind = summary.per_kind;
-    ctx.objects = summary.checked;
     ctx.summary = f.summary;
-    ctx.color = *format == ReportFormat::Text && isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
-    const Severity level =
-        f.fail_level == "note" ? Severity::Note : f.fail_level == "warning" ? Severity::Warning : Severity::Error;
-    ctx.fail_level = level;
-    std::cout << format_report(*format, diags, ctx);
-    std::cout.flush();
-
-    for (const auto& d : diags.all())
-        if (is_io_error(d)) return kUsage;
-    for (const auto& d : diags.all())
-        if (static_cast<int>(d.severity) <= static_cast<int>(level)) return kInvalid;
-    return kOk;
+    return finish_report(*format, diags, ctx, f.fail_level, summary);
 }
 
 }  // namespace
