@@ -52,8 +52,6 @@ public:
         : m_(m), queues_(q), cache_(cache), snap_(cache), ctx_{m, snap_, cycle}, now_(now) {}
 
     CycleOutcome run() {
-        for (auto& cq : m_.cqs)
-            for (int w : cq.workloads) m_.wls[w].snap_present = true;
         auto heads = queues_.heads();
         nominate(heads);
         std::vector<int> order;

@@ -15,6 +15,8 @@ struct CycleOutcome {
 
 // Runs cycle number `cycle` (1-based) against the cache usage `cache`;
 // admissions are added to it. `now` is the cycle's clock (ns since epoch).
+// Every workload holding quota in the cache must have snap_present set
+// (the caller keeps it so: admissions of a cycle are in the next snapshot).
 CycleOutcome run_cycle(Model& m, Queues& queues, QuotaState& cache, std::int64_t cycle, std::int64_t now);
 
 }  // namespace queueforge::sim::detail

@@ -181,6 +181,7 @@ struct Workload {
     int lq = -1;                      // resolved LocalQueue
     int queue_cq = -1;                // the LocalQueue's ClusterQueue
     bool held_before = false;
+    bool arrived = true;              // false until created (timeline mode)
 
     // sim state: quota
     bool holds = false;

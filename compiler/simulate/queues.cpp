@@ -20,7 +20,32 @@ bool Queues::Key::operator<(const Key& o) const {
     return wl < o.wl;  // workloads are sorted by namespace/name
 }
 
-Queues::Queues(Model& m) : m_(m), q_(m.cqs.size()) {}
+Queues::Queues(Model& m) : m_(m), q_(m.cqs.size()), stamp_(m.wls.size(), 0) {
+    name_order_.resize(q_.size());
+    for (std::size_t i = 0; i < name_order_.size(); ++i) name_order_[i] = static_cast<int>(i);
+    std::sort(name_order_.begin(), name_order_.end(), [&](int a, int b) { return m_.cqs[a].name < m_.cqs[b].name; });
+}
+
+void Queues::set_state(int wl, QueueState s) {
+    Workload& w = m_.wls[wl];
+    if (w.qstate == s) return;
+    if (stamp_[wl] != epoch_) {
+        stamp_[wl] = epoch_;
+        log_.emplace_back(wl, w.qstate);
+    }
+    w.qstate = s;
+}
+
+void Queues::begin_watch() {
+    ++epoch_;
+    log_.clear();
+}
+
+bool Queues::watched_changed() const {
+    for (const auto& [wl, before] : log_)
+        if (m_.wls[wl].qstate != before) return true;
+    return false;
+}
 
 Queues::Key Queues::key(int wl) const {
     const Workload& w = m_.wls[wl];
@@ -29,7 +54,7 @@ Queues::Key Queues::key(int wl) const {
 
 void Queues::insert_active(CQQueue& q, int wl) {
     if (q.active.insert(key(wl)).second) q.active_by_hash[m_.wls[wl].hash].insert(wl);
-    m_.wls[wl].qstate = QueueState::Active;
+    set_state(wl, QueueState::Active);
 }
 
 void Queues::erase_active(CQQueue& q, int wl) {
@@ -47,7 +72,7 @@ bool Queues::in_active(const CQQueue& q, int wl) const { return q.active.count(k
 void Queues::move_to_inadmissible(CQQueue& q, int wl) {
     erase_active(q, wl);
     q.inadmissible.insert(wl);
-    m_.wls[wl].qstate = QueueState::Inadmissible;
+    set_state(wl, QueueState::Inadmissible);
 }
 
 bool Queues::namespace_matches(int cq, int wl) const {
@@ -58,13 +83,14 @@ bool Queues::namespace_matches(int cq, int wl) const {
 
 bool Queues::push_or_update(int wl) {
     Workload& w = m_.wls[wl];
-    if (w.holds || !w.active || w.finished || w.lq < 0 || m_.lqs[w.lq].stopped || w.queue_cq < 0) return false;
+    if (w.holds || !w.active || w.finished || !w.arrived || w.lq < 0 || m_.lqs[w.lq].stopped || w.queue_cq < 0)
+        return false;
     CQQueue& q = q_[w.queue_cq];
     if (q.inflight == wl) return true;
     if (q.inadmissible.count(wl)) return true;  // unchanged spec: stays parked
     if (!m_.cqs[w.queue_cq].strict_fifo && !in_active(q, wl) && q.bulk_hashes.count(w.hash)) {
         q.inadmissible.insert(wl);
-        w.qstate = QueueState::Inadmissible;
+        set_state(wl, QueueState::Inadmissible);
         return true;
     }
     insert_active(q, wl);
@@ -78,11 +104,8 @@ bool Queues::has_heads() const {
 }
 
 std::vector<std::pair<int, int>> Queues::heads() {
-    std::vector<int> order(q_.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return m_.cqs[a].name < m_.cqs[b].name; });
     std::vector<std::pair<int, int>> out;
-    for (int cq : order) {
+    for (int cq : name_order_) {
         if (!m_.cqs[cq].active) continue;  // statusChecker.ClusterQueueActive
         CQQueue& q = q_[cq];
         ++q.pop_cycle;
@@ -95,7 +118,7 @@ std::vector<std::pair<int, int>> Queues::heads() {
         else wl = q.active.begin()->wl;
         erase_active(q, wl);
         q.inflight = wl;
-        m_.wls[wl].qstate = QueueState::Inflight;
+        set_state(wl, QueueState::Inflight);
         out.emplace_back(cq, wl);
     }
     return out;
@@ -103,7 +126,7 @@ std::vector<std::pair<int, int>> Queues::heads() {
 
 void Queues::requeue(int wl, RequeueReason reason, const std::string& qr_reason) {
     Workload& w = m_.wls[wl];
-    if (w.holds || !w.active || w.finished || w.lq < 0 || w.queue_cq < 0) return;
+    if (w.holds || !w.active || w.finished || !w.arrived || w.lq < 0 || w.queue_cq < 0) return;
     int cq = w.queue_cq;
     CQQueue& q = q_[cq];
     bool strict = m_.cqs[cq].strict_fifo;
@@ -123,7 +146,7 @@ void Queues::requeue(int wl, RequeueReason reason, const std::string& qr_reason)
     }
     if (inadm || in_active(q, wl)) return;
     q.inadmissible.insert(wl);
-    w.qstate = QueueState::Inadmissible;
+    set_state(wl, QueueState::Inadmissible);
     if (!strict && (reason == RequeueReason::NoFit || reason == RequeueReason::NoCandidates)) {
         // handleInadmissibleHash: park every queued workload of the same shape.
         q.bulk_hashes.insert(w.hash);
@@ -155,7 +178,7 @@ void Queues::remove(int wl) {
         q.preemptor = -1;
         q.preemptor_sticky = false;
     }
-    w.qstate = QueueState::None;
+    set_state(wl, QueueState::None);
 }
 
 void Queues::notify(int cq) {
@@ -209,12 +232,6 @@ std::vector<int> Queues::active_in_order(int cq) const {
 
 std::vector<int> Queues::inadmissible(int cq) const {
     return {q_[cq].inadmissible.begin(), q_[cq].inadmissible.end()};
-}
-
-std::vector<std::int8_t> Queues::contents() const {
-    std::vector<std::int8_t> out(m_.wls.size());
-    for (std::size_t i = 0; i < m_.wls.size(); ++i) out[i] = static_cast<std::int8_t>(m_.wls[i].qstate);
-    return out;
 }
 
 }  // namespace queueforge::sim::detail

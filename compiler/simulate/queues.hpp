@@ -39,8 +39,10 @@ public:
 
     std::vector<int> active_in_order(int cq) const;
     std::vector<int> inadmissible(int cq) const;
-    // A comparable picture of every queue (for "nothing changed").
-    std::vector<std::int8_t> contents() const;
+    // Queue moves since begin_watch() that left a workload somewhere else
+    // than where it was (a head popped and requeued as it was is no change).
+    void begin_watch();
+    bool watched_changed() const;
 
 private:
     struct Key {
@@ -69,11 +71,16 @@ private:
     void move_to_inadmissible(CQQueue& q, int wl);
     void queue_inadmissible(int cq);
     bool namespace_matches(int cq, int wl) const;
+    void set_state(int wl, QueueState s);
 
     Model& m_;
     std::vector<CQQueue> q_;
     std::set<int> pending_cqs_;      // notified CQs without cohort
     std::set<int> pending_roots_;    // notified root cohorts
+    std::vector<int> name_order_;    // ClusterQueues by name (Heads order)
+    std::vector<std::pair<int, QueueState>> log_;  // first state seen since begin_watch
+    std::vector<std::uint32_t> stamp_;
+    std::uint32_t epoch_ = 1;
 };
 
 }  // namespace queueforge::sim::detail
