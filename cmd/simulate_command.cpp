@@ -1,4 +1,5 @@
 #include "cli.hpp"
+#include "simulate_timeline.hpp"
 
 #include <queueforge/report.hpp>
 #include <queueforge/sim_scenarios.hpp>
@@ -14,9 +15,22 @@ struct SimulateFlags {
     std::string output = "text";
     std::string target;
     int cycles = 0;
+    std::string scenario, thresholds;
+    int series_points = 50;
 };
 
 int run_simulate(const SimulateFlags& f) {
+    if (!f.scenario.empty()) {
+        if (f.cycles != 0) {
+            std::cerr << "queueforge simulate: --cycles does not apply to --scenario (the timeline runs to its end)\n";
+            return kUsage;
+        }
+        return run_timeline({f.scenario, f.thresholds, f.paths, f.target, f.output, f.series_points});
+    }
+    if (!f.thresholds.empty()) {
+        std::cerr << "queueforge simulate: --thresholds needs --scenario\n";
+        return kUsage;
+    }
     if (f.output != "text" && f.output != "json" && f.output != "junit" && f.output != "sarif") {
         std::cerr << "queueforge simulate: unknown output format \"" << f.output << "\" (text, json, junit, sarif)\n";
         return kUsage;
@@ -62,10 +76,17 @@ Command add_simulate(CLI::App& app) {
     sub->add_option("-o,--output", flags->output, "text, json, junit or sarif (junit/sarif list failed expectations)");
     sub->add_option("--target", flags->target, "Override the sites' target");
     sub->add_option("--cycles", flags->cycles, "Stop after N scheduling cycles (0: until nothing changes)");
+    sub->add_option("--scenario", flags->scenario,
+                    "Timeline mode: run a workload arrival scenario (Kueue's scheduler-perf generator.yaml shape) in virtual time");
+    sub->add_option("--thresholds", flags->thresholds,
+                    "With --scenario: limits in Kueue's rangespec.yaml shape; the run fails when one is exceeded");
+    sub->add_option("--series-points", flags->series_points, "With --scenario: intervals in each usage-over-time series (default 50)");
     sub->footer(R"(Examples:
   queueforge simulate examples/multi-team
   queueforge simulate examples/multi-team running-workloads.yaml -o json
   queueforge simulate queues/ jobs/ --cycles 1
+  queueforge simulate --scenario generator.yaml --thresholds rangespec.yaml
+  queueforge simulate examples/multi-team --scenario examples/multi-team/timeline.yaml
 
 Exit codes: 0 every expectation holds, 1 an expectation fails, a sample can never be admitted,
 an admitted pod fits no node of its flavor (site pools or Node objects), or invalid input;

@@ -115,9 +115,11 @@ void read_podset(const Reader& rd, const Node& ps, PodSetSpec& out) {
 
 }  // namespace
 
-void build_workloads(const Inputs& in, Model& m, const std::map<std::string, LimitRangeSummary>& limit_ranges,
-                     const std::map<std::string, std::int32_t>& priority_classes, Diagnostics& diags) {
-    for (const Resource* r : in.workloads) {
+void add_workloads(const std::vector<const Resource*>& workloads, Model& m, const WorkloadContext& ctx,
+                   Diagnostics& diags) {
+    const auto& limit_ranges = ctx.limit_ranges;
+    const auto& priority_classes = ctx.priority_classes;
+    for (const Resource* r : workloads) {
         Reader rd{*r, diags};
         Workload w;
         w.ns = r->ref.namespace_.empty() ? "default" : r->ref.namespace_;
@@ -198,7 +200,7 @@ void build_workloads(const Inputs& in, Model& m, const std::map<std::string, Lim
             ++index;
         }
         if (w.podsets.empty()) continue;
-        w.hash = shape;
+        w.hash = m.shape_id(shape);
         if (!invalid.empty()) w.invalid_message = "resources validation failed: " + aggregate_errors(invalid);
         else if (!limit_errs.empty())
             w.invalid_message = "resources didn't satisfy LimitRange constraints: " + aggregate_errors(limit_errs);
@@ -283,8 +285,16 @@ void build_workloads(const Inputs& in, Model& m, const std::map<std::string, Lim
         }
         m.wls.push_back(std::move(w));
     }
+}
+
+void index_workloads(Model& m) {
     // Workloads in a stable order: namespace/name.
     std::sort(m.wls.begin(), m.wls.end(), [](const Workload& a, const Workload& b) { return a.key < b.key; });
+    for (auto& cq : m.cqs) cq.workloads.clear();
+    for (auto& w : m.wls) {
+        auto it = m.namespaces.find(w.ns);
+        w.ns_labels = it == m.namespaces.end() ? nullptr : &it->second.labels;
+    }
     for (std::size_t i = 0; i < m.wls.size(); ++i) {
         Workload& w = m.wls[i];
         if (!w.holds) continue;

@@ -64,7 +64,7 @@ bool is_core(const Resource& r) { return r.ref.api_version == "v1"; }
 
 }  // namespace
 
-Model build_model(const std::vector<Resource>& objects, Diagnostics& diags) {
+Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, WorkloadContext* keep) {
     // Canonical order: kind, namespace, name, then where it came from.
     std::vector<const Resource*> sorted;
     sorted.reserve(objects.size());
@@ -116,7 +116,8 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags) {
         m.namespaces[r->ref.name] = std::move(info);
     }
 
-    std::map<std::string, LimitRangeSummary> limit_ranges;
+    WorkloadContext ctx;
+    auto& limit_ranges = ctx.limit_ranges;
     for (const Resource* r : in.limit_ranges) {
         Reader rd{*r, diags};
         std::string ns = r->ref.namespace_.empty() ? "default" : r->ref.namespace_;
@@ -124,7 +125,7 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags) {
         else limit_ranges[ns].any = true;
     }
 
-    std::map<std::string, std::int32_t> priority_classes;
+    auto& priority_classes = ctx.priority_classes;
     for (const Resource* r : in.priority_classes) {
         Reader rd{*r, diags};
         auto v = rd.int_at(&r->doc, "value");
@@ -136,7 +137,9 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags) {
     }
 
     build_queues(in, m, diags);
-    build_workloads(in, m, limit_ranges, priority_classes, diags);
+    add_workloads(in.workloads, m, ctx, diags);
+    index_workloads(m);
+    if (keep) *keep = std::move(ctx);
     return m;
 }
 

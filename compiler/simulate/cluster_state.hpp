@@ -23,12 +23,24 @@ struct Inputs {
         limit_ranges, priority_classes, configs, admission_checks;
 };
 
-Model build_model(const std::vector<Resource>& objects, Diagnostics& diags);
+// What reading a Workload needs besides the queues: LimitRanges per
+// namespace and WorkloadPriorityClass values.
+struct WorkloadContext {
+    std::map<std::string, LimitRangeSummary> limit_ranges;
+    std::map<std::string, std::int32_t> priority_classes;
+};
+
+// The whole model, workloads indexed. `keep` receives the workload context
+// for add_workloads.
+Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, WorkloadContext* keep = nullptr);
 
 void build_config(const Inputs& in, Config& cfg, Diagnostics& diags);
 void build_queues(const Inputs& in, Model& m, Diagnostics& diags);
-void build_workloads(const Inputs& in, Model& m, const std::map<std::string, LimitRangeSummary>& limit_ranges,
-                     const std::map<std::string, std::int32_t>& priority_classes, Diagnostics& diags);
+// Reads Workloads into m.wls (appended, not yet in order).
+void add_workloads(const std::vector<const Resource*>& workloads, Model& m, const WorkloadContext& ctx,
+                   Diagnostics& diags);
+// Sorts m.wls by namespace/name and lists the quota holders per ClusterQueue.
+void index_workloads(Model& m);
 
 // Warns when `name` is not a DNS-1123 subdomain (what an API server requires).
 void check_object_name(const Reader& rd, const std::string& what, const std::string& name);

@@ -108,8 +108,8 @@ private:
     }
 
     bool namespace_matches(const ClusterQueue& c, const Workload& w) const {
-        auto it = m_.namespaces.find(w.ns);
-        return selector_matches(c.ns_selector, it == m_.namespaces.end() ? Labels{} : it->second.labels);
+        static const Labels kNone;
+        return selector_matches(c.ns_selector, w.ns_labels ? *w.ns_labels : kNone);
     }
 
     // recordAssignment

@@ -10,6 +10,7 @@
 #include "simulate/format.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace queueforge::sim {
 
@@ -44,21 +45,32 @@ void routing_status(const Model& m, Workload& w) {
 }  // namespace
 
 struct Engine::Impl {
+    WorkloadContext ctx;       // for add_workloads (filled while m is built)
     Model m;
-    Queues queues;
+    std::optional<Queues> q;   // built when sealed: workload ids are final then
+    bool added = false;
     QuotaState cache;
     std::vector<int> pending_victims;  // evicted last cycle, quota not yet released
     std::vector<int> evicted_order;
     std::vector<int> last_admitted;    // not yet in a snapshot
     int cycle = 0;
 
-    Impl(const std::vector<Resource>& objects, Diagnostics& diags) : m(build_model(objects, diags)), queues(m) {
+    Impl(const std::vector<Resource>& objects, Diagnostics& diags) : m(build_model(objects, diags, &ctx)) {}
+
+    void seal() {
+        if (q) return;
+        if (added) index_workloads(m);
+        q.emplace(m);
         for (std::size_t i = 0; i < m.wls.size(); ++i) {
-            queues.push_or_update(static_cast<int>(i));
+            q->push_or_update(static_cast<int>(i));
             routing_status(m, m.wls[i]);
         }
         rebuild_usage(m, cache);
         for (auto& w : m.wls) w.snap_present = w.holds;
+    }
+    Queues& queues() {
+        seal();
+        return *q;
     }
 
     // Quota released and the workload out of its ClusterQueue's cache.
@@ -93,7 +105,7 @@ struct Engine::Impl {
         release(wl);
         w.reason = "PendingEvaluation";
         w.message = w.preempt_message;
-        if (queues.push_or_update(wl) && w.queue_cq >= 0) queues.notify(w.queue_cq);
+        if (queues().push_or_update(wl) && w.queue_cq >= 0) queues().notify(w.queue_cq);
     }
 };
 
@@ -193,11 +205,28 @@ Engine::~Engine() = default;
 Engine::Engine(Engine&&) noexcept = default;
 Engine& Engine::operator=(Engine&&) noexcept = default;
 
-int Engine::workload_count() const { return static_cast<int>(impl_->m.wls.size()); }
+Engine::Impl& Engine::sealed() const {
+    impl_->seal();
+    return *impl_;
+}
+
+void Engine::add_workloads(const std::vector<Resource>& workloads, Diagnostics& diags) {
+    if (impl_->q) {
+        diags.error("", {}, "internal: workloads added after the simulation started", "sim.internal");
+        return;
+    }
+    std::vector<const Resource*> list;
+    for (const auto& r : workloads)
+        if (r.ref.kind == "Workload" && r.ref.api_version.rfind("kueue.x-k8s.io/", 0) == 0) list.push_back(&r);
+    detail::add_workloads(list, impl_->m, impl_->ctx, diags);
+    impl_->added = true;
+}
+
+int Engine::workload_count() const { return static_cast<int>(sealed().m.wls.size()); }
 
 int Engine::workload_id(const std::string& ns, const std::string& name) const {
     // Workloads are sorted by "namespace/name" (build_workloads).
-    const auto& wls = impl_->m.wls;
+    const auto& wls = sealed().m.wls;
     const std::string key = ns + "/" + name;
     auto it = std::lower_bound(wls.begin(), wls.end(), key, [](const Workload& w, const std::string& k) { return w.key < k; });
     if (it == wls.end() || it->key != key) return -1;
@@ -205,7 +234,7 @@ int Engine::workload_id(const std::string& ns, const std::string& name) const {
 }
 
 std::vector<ClusterQueueInfo> Engine::cluster_queues() const {
-    const Model& m = impl_->m;
+    const Model& m = sealed().m;
     std::vector<ClusterQueueInfo> out;
     for (const auto& cq : m.cqs) {
         ClusterQueueInfo info;
@@ -221,37 +250,37 @@ std::vector<ClusterQueueInfo> Engine::cluster_queues() const {
 }
 
 void Engine::hold_back(int wl) {
-    Workload& w = impl_->m.wls[wl];
+    Workload& w = sealed().m.wls[wl];
     if (w.holds || !w.arrived) return;
-    impl_->queues.remove(wl);
+    sealed().queues().remove(wl);
     w.arrived = false;
 }
 
 void Engine::arrive(int wl) {
-    Workload& w = impl_->m.wls[wl];
+    Workload& w = sealed().m.wls[wl];
     if (w.arrived) return;
     w.arrived = true;
-    impl_->queues.push_or_update(wl);
+    sealed().queues().push_or_update(wl);
 }
 
 bool Engine::finish(int wl) {
-    Workload& w = impl_->m.wls[wl];
+    Workload& w = sealed().m.wls[wl];
     if (!w.holds) return false;
     int cq = w.adm_cq;
-    impl_->release(wl);
-    impl_->queues.remove(wl);
+    sealed().release(wl);
+    sealed().queues().remove(wl);
     w.finished = true;
     w.reason.clear();
     w.message.clear();
-    impl_->queues.notify(cq);
-    impl_->queues.process_requeues();
+    sealed().queues().notify(cq);
+    sealed().queues().process_requeues();
     return true;
 }
 
-bool Engine::holds_quota(int wl) const { return impl_->m.wls[wl].holds; }
+bool Engine::holds_quota(int wl) const { return sealed().m.wls[wl].holds; }
 
 std::string Engine::cluster_queue_of(int wl) const {
-    const Model& m = impl_->m;
+    const Model& m = sealed().m;
     const Workload& w = m.wls[wl];
     if (w.holds) return m.cqs[w.adm_cq].name;
     if (w.lq >= 0) return m.lqs[w.lq].cq_name;
@@ -259,16 +288,16 @@ std::string Engine::cluster_queue_of(int wl) const {
 }
 
 std::vector<HeldAmount> Engine::held(int wl) const {
-    const Model& m = impl_->m;
+    const Model& m = sealed().m;
     std::vector<HeldAmount> out;
     for (const auto& [fr, v] : m.wls[wl].usage) out.push_back({m.flavor_name(m.fr_flavor(fr)), m.res_name(m.fr_resource(fr)), v});
     return out;
 }
 
-bool Engine::has_work() const { return !impl_->pending_victims.empty() || impl_->queues.has_heads(); }
+bool Engine::has_work() const { return !sealed().pending_victims.empty() || sealed().queues().has_heads(); }
 
 CycleEvents Engine::cycle(std::int64_t now_ns, bool complete_evictions) {
-    Impl& s = *impl_;
+    Impl& s = sealed();
     for (int w : s.last_admitted)
         if (s.m.wls[w].holds) s.m.wls[w].snap_present = true;
     s.last_admitted.clear();
@@ -276,21 +305,21 @@ CycleEvents Engine::cycle(std::int64_t now_ns, bool complete_evictions) {
         std::sort(s.pending_victims.begin(), s.pending_victims.end());  // namespace/name order
         for (int v : s.pending_victims) s.complete_eviction(v);
         s.pending_victims.clear();
-        s.queues.process_requeues();
+        s.queues().process_requeues();
     }
     ++s.cycle;
     CycleEvents ev;
     // With no heads Kueue's scheduler still runs the cycle and changes nothing
     // (the conformance harness counts it).
-    if (!s.queues.has_heads()) return ev;
-    s.queues.begin_watch();
-    CycleOutcome out = run_cycle(s.m, s.queues, s.cache, s.cycle, now_ns);
+    if (!s.queues().has_heads()) return ev;
+    s.queues().begin_watch();
+    CycleOutcome out = run_cycle(s.m, s.queues(), s.cache, s.cycle, now_ns);
     // Pending -> QuotaReserved: the workload leaves the queues and is re-added
     // to the cache (its ClusterQueue generation advances).
     ev.admitted = std::move(out.admitted);
     std::sort(ev.admitted.begin(), ev.admitted.end());
     for (int w : ev.admitted) {
-        s.queues.remove(w);
+        s.queues().remove(w);
         ++s.m.cqs[s.m.wls[w].adm_cq].generation;
     }
     s.last_admitted = ev.admitted;
@@ -298,21 +327,21 @@ CycleEvents Engine::cycle(std::int64_t now_ns, bool complete_evictions) {
     std::sort(ev.evicted.begin(), ev.evicted.end());
     s.evicted_order.insert(s.evicted_order.end(), ev.evicted.begin(), ev.evicted.end());
     if (complete_evictions) s.pending_victims = ev.evicted;
-    ev.changed = !ev.admitted.empty() || !ev.evicted.empty() || s.queues.watched_changed();
+    ev.changed = !ev.admitted.empty() || !ev.evicted.empty() || s.queues().watched_changed();
     return ev;
 }
 
-int Engine::cycles_run() const { return impl_->cycle; }
+int Engine::cycles_run() const { return sealed().cycle; }
 
 Result Engine::result(bool converged, Diagnostics& diags) const {
-    const Model& m = impl_->m;
+    const Model& m = sealed().m;
     Result result;
-    result.cycles = impl_->cycle;
+    result.cycles = sealed().cycle;
     result.converged = converged;
     for (const auto& w : m.wls) result.workloads.push_back(outcome(m, w));
     report_findings(m, result.workloads, diags);
     std::vector<char> seen(m.wls.size(), 0);
-    for (int v : impl_->evicted_order)
+    for (int v : sealed().evicted_order)
         if (!seen[v]) {
             seen[v] = 1;
             result.evicted.push_back(m.wls[v].key);
@@ -320,13 +349,13 @@ Result Engine::result(bool converged, Diagnostics& diags) const {
     std::vector<int> cq_order(m.cqs.size());
     for (std::size_t i = 0; i < cq_order.size(); ++i) cq_order[i] = static_cast<int>(i);
     std::sort(cq_order.begin(), cq_order.end(), [&](int a, int b) { return m.cqs[a].name < m.cqs[b].name; });
-    for (int ci : cq_order) result.cluster_queues.push_back(cq_usage(m, impl_->cache, impl_->queues, ci));
+    for (int ci : cq_order) result.cluster_queues.push_back(cq_usage(m, sealed().cache, sealed().queues(), ci));
     return result;
 }
 
 std::int64_t Engine::latest_timestamp() const {
     std::int64_t t = 0;
-    for (const auto& w : impl_->m.wls) t = std::max({t, w.created, w.reserved_at});
+    for (const auto& w : sealed().m.wls) t = std::max({t, w.created, w.reserved_at});
     return t;
 }
 

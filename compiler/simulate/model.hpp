@@ -147,7 +147,7 @@ struct LastAssignment {
     std::vector<FlatMap<int>> tried;  // per podset: resource -> last tried flavor index (-1 = restart)
     std::int64_t generation = 0;
     std::int64_t cycle = 0;
-    std::string hash;
+    int hash = -1;
     bool pending_flavors() const {
         for (const auto& ps : tried)
             for (const auto& [r, idx] : ps)
@@ -173,7 +173,7 @@ struct Workload {
     bool finished = false;
     std::vector<PodSetSpec> podsets;
     std::vector<PodSetTotal> pending_totals;  // requests while pending
-    std::string hash;                 // scheduling-equivalence shape
+    int hash = -1;                    // scheduling-equivalence shape (Model::shape_id)
     std::string invalid_message;      // requests > limits or LimitRange violation (Misconfigured)
     bool can_partial = false;
     Mark mark;
@@ -182,6 +182,7 @@ struct Workload {
     int queue_cq = -1;                // the LocalQueue's ClusterQueue
     bool held_before = false;
     bool arrived = true;              // false until created (timeline mode)
+    const std::map<std::string, std::string>* ns_labels = nullptr;  // its Namespace's (index_workloads)
 
     // sim state: quota
     bool holds = false;
@@ -238,12 +239,16 @@ struct Model {
     std::unordered_map<std::string, int> lq_ids;  // "ns/name"
     std::vector<Workload> wls;
     std::map<std::string, NamespaceInfo> namespaces;
+    std::unordered_map<std::string, int> shape_ids;  // interned equivalence shapes
     Config config;
 
     int resource_id(const std::string& name);
     int flavor_id(const std::string& name);
     int fr_id(int flavor, int resource);
     int find_fr(int flavor, int resource) const;  // -1 when unknown
+    int shape_id(const std::string& shape) {
+        return shape_ids.emplace(shape, static_cast<int>(shape_ids.size())).first->second;
+    }
     bool is_cpu(int res) const { return res >= 0 && resource_names[res] == "cpu"; }
     const std::string& res_name(int res) const { return resource_names[res]; }
     const std::string& flavor_name(int f) const { return flavors[f].name; }

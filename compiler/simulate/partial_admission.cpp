@@ -14,7 +14,7 @@ namespace {
 
 // lastAssignmentOutdated with FlavorFungibilityPreserveScanProgress on.
 bool last_assignment_outdated(const LastAssignment& last, std::int64_t generation, std::int64_t cycle,
-                              const std::string& hash) {
+                              int hash) {
     if (last.hash != hash) return true;
     if (cycle - last.cycle <= 1) return false;
     return generation > last.generation;

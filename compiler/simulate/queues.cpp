@@ -76,9 +76,9 @@ void Queues::move_to_inadmissible(CQQueue& q, int wl) {
 }
 
 bool Queues::namespace_matches(int cq, int wl) const {
-    auto it = m_.namespaces.find(m_.wls[wl].ns);
     static const Labels kNone;
-    return selector_matches(m_.cqs[cq].ns_selector, it == m_.namespaces.end() ? kNone : it->second.labels);
+    const Labels* labels = m_.wls[wl].ns_labels;
+    return selector_matches(m_.cqs[cq].ns_selector, labels ? *labels : kNone);
 }
 
 bool Queues::push_or_update(int wl) {

@@ -58,8 +58,8 @@ private:
         int inflight = -1;
         std::int64_t pop_cycle = 0;
         std::int64_t queue_inadmissible_cycle = -1;
-        std::set<std::string> bulk_hashes;
-        std::unordered_map<std::string, std::set<int>> active_by_hash;
+        std::set<int> bulk_hashes;
+        std::unordered_map<int, std::set<int>> active_by_hash;
         int preemptor = -1;
         bool preemptor_sticky = false;
     };

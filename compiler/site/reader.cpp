@@ -82,7 +82,7 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
 
 bool Reader::expect_map(const Node& n, std::string_view what, std::initializer_list<std::string_view> known) const {
     if (!n.is_map()) {
-        error(n.mark(), std::string(what) + ": expected a map, got " + got(n), "site.type");
+        error(n.mark(), std::string(what) + ": expected a map, got " + got(n), rule("type"));
         return false;
     }
     for (const auto& e : n.entries()) {
@@ -90,21 +90,21 @@ bool Reader::expect_map(const Node& n, std::string_view what, std::initializer_l
         std::string msg = std::string(what) + ": unknown field \"" + e.key + "\"";
         std::string hint = did_you_mean(e.key, known);
         if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
-        error(e.key_mark, msg, "site.unknown-field");
+        error(e.key_mark, msg, rule("unknown-field"));
     }
     return true;
 }
 
 bool Reader::expect_seq(const Node& n, std::string_view what) const {
     if (n.is_seq()) return true;
-    error(n.mark(), std::string(what) + ": expected a list, got " + got(n), "site.type");
+    error(n.mark(), std::string(what) + ": expected a list, got " + got(n), rule("type"));
     return false;
 }
 
 bool Reader::read_text(const Node* n, std::string_view what, Text& out) const {
     if (!n) return false;
     if (n->kind() != Node::Kind::String) {
-        error(n->mark(), std::string(what) + ": expected a string, got " + got(*n), "site.type");
+        error(n->mark(), std::string(what) + ": expected a string, got " + got(*n), rule("type"));
         return false;
     }
     out = {n->text(), n->mark()};
@@ -116,7 +116,7 @@ bool Reader::read_name(const Node* n, std::string_view what, Text& out) const {
     if (!read_text(n, what, t)) return false;
     std::string why = check_dns1123_label(t.value);
     if (!why.empty()) {
-        error(t.mark, std::string(what) + ": invalid name \"" + t.value + "\": " + why, "site.name");
+        error(t.mark, std::string(what) + ": invalid name \"" + t.value + "\": " + why, rule("name"));
         return false;
     }
     out = std::move(t);
@@ -128,13 +128,13 @@ bool Reader::read_int(const Node* n, std::string_view what, std::optional<Locate
     if (!n) return false;
     auto v = n->as_int();
     if (n->kind() != Node::Kind::Int || !v) {
-        error(n->mark(), std::string(what) + ": expected an integer, got " + got(*n), "site.type");
+        error(n->mark(), std::string(what) + ": expected an integer, got " + got(*n), rule("type"));
         return false;
     }
     if (*v < min || *v > max) {
         error(n->mark(), std::string(what) + ": " + std::to_string(*v) + " is out of range [" + std::to_string(min) +
                              ", " + std::to_string(max) + "]",
-              "site.range");
+              rule("range"));
         return false;
     }
     out = Located<std::int64_t>{*v, n->mark()};
@@ -144,7 +144,7 @@ bool Reader::read_int(const Node* n, std::string_view what, std::optional<Locate
 bool Reader::read_bool(const Node* n, std::string_view what, std::optional<Located<bool>>& out) const {
     if (!n) return false;
     if (n->kind() != Node::Kind::Bool) {
-        error(n->mark(), std::string(what) + ": expected a boolean (true or false), got " + got(*n), "site.type");
+        error(n->mark(), std::string(what) + ": expected a boolean (true or false), got " + got(*n), rule("type"));
         return false;
     }
     out = Located<bool>{n->as_bool(), n->mark()};
@@ -160,7 +160,7 @@ bool Reader::read_enum(const Node* n, std::string_view what, Text& out,
         for (auto a : allowed) msg += " " + std::string(a);
         std::string hint = did_you_mean(t.value, allowed);
         if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
-        error(t.mark, msg, "site.enum");
+        error(t.mark, msg, rule("enum"));
         return false;
     }
     out = std::move(t);
@@ -170,17 +170,17 @@ bool Reader::read_enum(const Node* n, std::string_view what, Text& out,
 bool Reader::read_quantity(const Node* n, std::string_view what, std::optional<Located<Quantity>>& out) const {
     if (!n) return false;
     if (n->kind() != Node::Kind::String && n->kind() != Node::Kind::Int && n->kind() != Node::Kind::Float) {
-        error(n->mark(), std::string(what) + ": expected a quantity, got " + got(*n), "site.type");
+        error(n->mark(), std::string(what) + ": expected a quantity, got " + got(*n), rule("type"));
         return false;
     }
     std::string why;
     auto q = Quantity::parse(n->text(), &why);
     if (!q) {
-        error(n->mark(), std::string(what) + ": invalid quantity \"" + n->text() + "\": " + why, "site.quantity");
+        error(n->mark(), std::string(what) + ": invalid quantity \"" + n->text() + "\": " + why, rule("quantity"));
         return false;
     }
     if (q->sign() < 0) {
-        error(n->mark(), std::string(what) + ": quantity \"" + n->text() + "\" must not be negative", "site.quantity");
+        error(n->mark(), std::string(what) + ": quantity \"" + n->text() + "\" must not be negative", rule("quantity"));
         return false;
     }
     out = Located<Quantity>{*q, n->mark()};
@@ -191,14 +191,14 @@ void Reader::read_amounts(const Node* n, std::string_view what, std::vector<Amou
     if (!n) return;
     if (!n->is_map()) {
         error(n->mark(), std::string(what) + ": expected a map of resource name to quantity, got " + got(*n),
-              "site.type");
+              rule("type"));
         return;
     }
     for (const auto& e : n->entries()) {
         std::string label = std::string(what) + "." + e.key;
         std::string why = check_qualified_name(e.key);
         if (!why.empty()) {
-            error(e.key_mark, label + ": invalid resource name: " + why, "site.resource-name");
+            error(e.key_mark, label + ": invalid resource name: " + why, rule("resource-name"));
             continue;
         }
         Amount a;
@@ -212,12 +212,12 @@ void Reader::read_amounts(const Node* n, std::string_view what, std::vector<Amou
             if (!a.share_micro_pct) {
                 error(e.value.mark(), label + ": invalid share \"" + e.value.text() +
                                           "\"; expected a percentage such as 50% or 12.5%",
-                      "site.quantity");
+                      rule("quantity"));
                 continue;
             }
             if (*a.share_micro_pct > 100 * 1000000) {
                 error(e.value.mark(), label + ": share " + e.value.text() + " is more than 100% of the pool",
-                      "site.quantity");
+                      rule("quantity"));
                 continue;
             }
             out.push_back(std::move(a));
@@ -233,14 +233,14 @@ void Reader::read_amounts(const Node* n, std::string_view what, std::vector<Amou
 void Reader::read_string_map(const Node* n, std::string_view what, std::vector<std::pair<Text, Text>>& out) const {
     if (!n) return;
     if (!n->is_map()) {
-        error(n->mark(), std::string(what) + ": expected a map of strings, got " + got(*n), "site.type");
+        error(n->mark(), std::string(what) + ": expected a map of strings, got " + got(*n), rule("type"));
         return;
     }
     for (const auto& e : n->entries()) {
         Text v;
         if (!e.value.is_scalar() || e.value.is_null()) {
             error(e.value.mark(), std::string(what) + "." + e.key + ": expected a string, got " + got(e.value),
-                  "site.type");
+                  rule("type"));
             continue;
         }
         // Label values such as "true" or "8" are strings to Kubernetes even when written unquoted.

@@ -14,6 +14,11 @@ namespace queueforge::site {
 struct Reader {
     const std::string& file;
     Diagnostics& diags;
+    // Rules are "<prefix>.<problem>": the same reader serves other
+    // queueforge documents (timeline scenarios).
+    std::string_view rule_prefix = "site";
+
+    std::string rule(std::string_view problem) const { return std::string(rule_prefix) + "." + std::string(problem); }
 
     void error(Mark m, std::string msg, std::string rule = "site.invalid") const {
         diags.error(file, m, std::move(msg), std::move(rule));

@@ -43,6 +43,11 @@ public:
     Engine(Engine&&) noexcept;
     Engine& operator=(Engine&&) noexcept;
 
+    // More Workloads, before anything else is asked of the engine (ids are
+    // final from then on). Lets a caller feed thousands of generated
+    // Workloads in batches instead of holding all their manifests at once.
+    void add_workloads(const std::vector<Resource>& workloads, Diagnostics& diags);
+
     int workload_count() const;
     int workload_id(const std::string& namespace_, const std::string& name) const;  // -1 when unknown
     std::vector<ClusterQueueInfo> cluster_queues() const;  // by name
@@ -76,6 +81,7 @@ public:
 
 private:
     struct Impl;
+    Impl& sealed() const;
     std::unique_ptr<Impl> impl_;
 };
 

@@ -4,7 +4,9 @@
 // preempts what) and each alone on the configured cluster with its running
 // workloads (does it fit at all, and where), expectations checked.
 #include <queueforge/diagnostics.hpp>
+#include <queueforge/resource.hpp>
 #include <queueforge/simulate.hpp>
+#include <queueforge/site.hpp>
 
 #include <optional>
 #include <string>
@@ -44,6 +46,25 @@ struct Options {
     std::string target;              // --target for sites
     int max_cycles = 0;
 };
+
+// What the paths hold, read and converted.
+struct Sample {
+    Resource workload;
+    std::optional<Expectation> expect;
+};
+struct Inputs {
+    std::vector<Resource> config;  // queue configuration, namespaces, running and pending Workloads
+    std::vector<Sample> samples;   // site sample workloads and converted job manifests
+    std::vector<std::pair<site::Site, std::string>> sites;  // with their file
+    std::vector<SourceText> sources;
+};
+// Returns nullopt when the input could not be read (errors in diags).
+std::optional<Inputs> load_inputs(const Options& opts, Diagnostics& diags);
+
+// Namespaces as the API server keeps them: every Namespace carries the
+// automatic kubernetes.io/metadata.name label, and the namespaces that
+// Workloads and LocalQueues use exist.
+void add_missing_namespaces(std::vector<Resource>& objects);
 
 // Returns nullopt when the input could not be read (errors in diags).
 std::optional<Report> run(const Options& opts, Diagnostics& diags);
