@@ -86,7 +86,7 @@ Command add_simulate(CLI::App& app) {
   queueforge simulate examples/multi-team running-workloads.yaml -o json
   queueforge simulate queues/ jobs/ --cycles 1
   queueforge simulate --scenario generator.yaml --thresholds rangespec.yaml
-  queueforge simulate examples/multi-team --scenario examples/multi-team/timeline.yaml
+  queueforge simulate examples/multi-team --scenario examples/timeline/multi-team-day.yaml
 
 Exit codes: 0 every expectation holds, 1 an expectation fails, a sample can never be admitted,
 an admitted pod fits no node of its flavor (site pools or Node objects), or invalid input;

@@ -165,6 +165,7 @@ enum class QueueState { None, Active, Inadmissible, Inflight };
 
 struct Workload {
     std::string ns, name, key, uid, job_uid;
+    int uid_rank = 0;                 // position in uid order (Queues)
     std::int64_t created = 0;         // creationTimestamp, ns since epoch
     std::int64_t order_ts = 0;        // queue order timestamp (5.2)
     std::int32_t priority = 0;

@@ -16,11 +16,19 @@ namespace queueforge::sim::detail {
 bool Queues::Key::operator<(const Key& o) const {
     if (neg_priority != o.neg_priority) return neg_priority < o.neg_priority;
     if (ts != o.ts) return ts < o.ts;
-    if (*uid != *o.uid) return *uid < *o.uid;
+    if (uid_rank != o.uid_rank) return uid_rank < o.uid_rank;
     return wl < o.wl;  // workloads are sorted by namespace/name
 }
 
 Queues::Queues(Model& m) : m_(m), q_(m.cqs.size()), stamp_(m.wls.size(), 0) {
+    std::vector<int> by_uid(m.wls.size());
+    for (std::size_t i = 0; i < by_uid.size(); ++i) by_uid[i] = static_cast<int>(i);
+    std::stable_sort(by_uid.begin(), by_uid.end(), [&](int a, int b) { return m.wls[a].uid < m.wls[b].uid; });
+    for (std::size_t i = 0; i < by_uid.size(); ++i) {
+        // Equal uids share a rank so the workload index decides, as before.
+        bool same = i > 0 && m.wls[by_uid[i]].uid == m.wls[by_uid[i - 1]].uid;
+        m.wls[by_uid[i]].uid_rank = same ? m.wls[by_uid[i - 1]].uid_rank : static_cast<int>(i);
+    }
     name_order_.resize(q_.size());
     for (std::size_t i = 0; i < name_order_.size(); ++i) name_order_[i] = static_cast<int>(i);
     std::sort(name_order_.begin(), name_order_.end(), [&](int a, int b) { return m_.cqs[a].name < m_.cqs[b].name; });
@@ -49,7 +57,7 @@ bool Queues::watched_changed() const {
 
 Queues::Key Queues::key(int wl) const {
     const Workload& w = m_.wls[wl];
-    return {-w.priority, w.order_ts, &w.uid, wl};
+    return {-w.priority, w.order_ts, w.uid_rank, wl};
 }
 
 void Queues::insert_active(CQQueue& q, int wl) {

@@ -48,7 +48,7 @@ private:
     struct Key {
         std::int32_t neg_priority;
         std::int64_t ts;
-        const std::string* uid;
+        int uid_rank;  // metadata.uid order (Kueue's last tie-breaker)
         int wl;
         bool operator<(const Key& o) const;
     };

@@ -113,6 +113,8 @@ Node workload_doc(const std::string& name, const std::string& ns, const std::str
     Node pod = Node::mapping(m);
     pod.set("restartPolicy", str("Never", m));
     pod.set("containers", std::move(containers));
+    if (t.tolerations) pod.set("tolerations", *t.tolerations);
+    if (t.node_selector) pod.set("nodeSelector", *t.node_selector);
     Node tmpl = Node::mapping(m);
     tmpl.set("spec", std::move(pod));
     Node ps = Node::mapping(m);

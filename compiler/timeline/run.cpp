@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <queue>
 #include <set>
 
@@ -279,27 +280,42 @@ void Run::summarise() {
         by_class[q.class_name].push_back(&q);
     }
     for (const auto& [name, qs] : by_class) {
-        // Kueue's checker: the first resource of the class's queues,
-        // sum(used) / (sum(nominal) * (last event - first event)).
-        QueueClassReport c;
-        c.name = name;
-        c.queues = static_cast<std::int64_t>(qs.size());
-        c.resource = qs.front()->resources.empty() ? "" : qs.front()->resources.front();
-        std::vector<const UsageTrack*> tracks;
+        // Kueue's checker: sum(used) / (sum(nominal) * (last event - first
+        // event)) over the class's queues, for its one resource (cpu). With
+        // several resources, the dominant one: the highest average usage.
+        std::vector<std::string> resources;
+        for (const auto* q : qs)
+            for (const auto& r : q->resources)
+                if (std::find(resources.begin(), resources.end(), r) == resources.end()) resources.push_back(r);
         std::int64_t last = 0;
-        double used = 0;
-        for (const auto* q : qs) {
-            int r = q->resource_index(c.resource);
-            if (r < 0) continue;
-            c.nominal = sat_add(c.nominal, q->nominal[r]);
-            tracks.push_back(&q->usage[r]);
-            last = std::max(last, q->last_event_ms);
+        for (const auto* q : qs) last = std::max(last, q->last_event_ms);
+        std::optional<QueueClassReport> best;
+        for (const auto& res : resources) {
+            QueueClassReport c;
+            c.name = name;
+            c.queues = static_cast<std::int64_t>(qs.size());
+            c.resource = res;
+            std::vector<const UsageTrack*> tracks;
+            double used = 0;
+            for (const auto* q : qs) {
+                int r = q->resource_index(res);
+                if (r < 0) continue;
+                c.nominal = sat_add(c.nominal, q->nominal[r]);
+                tracks.push_back(&q->usage[r]);
+                used += q->usage[r].integral(0, last);
+            }
+            if (c.nominal > 0 && last > 0)
+                c.average_usage_percent = round_percent(used * 100.0 / (static_cast<double>(c.nominal) * static_cast<double>(last)));
+            if (best && c.average_usage_percent <= best->average_usage_percent) continue;
+            c.series = series_of(tracks, c.nominal, end, opts_.series_points);
+            best = std::move(c);
         }
-        for (const auto* t : tracks) used += t->integral(0, last);
-        if (c.nominal > 0 && last > 0)
-            c.average_usage_percent = round_percent(used * 100.0 / (static_cast<double>(c.nominal) * static_cast<double>(last)));
-        c.series = series_of(tracks, c.nominal, end, opts_.series_points);
-        report_.queue_classes.push_back(std::move(c));
+        if (!best) {
+            best.emplace();
+            best->name = name;
+            best->queues = static_cast<std::int64_t>(qs.size());
+        }
+        report_.queue_classes.push_back(std::move(*best));
     }
 
     if (!never.empty()) {
@@ -314,8 +330,14 @@ void Run::summarise() {
             const auto& o = r.workloads[id];
             ClassNever& c = per_class[g_.arrivals[wl_[id].arrival].class_name];
             if (c.count++ == 0) c.example = id;
-            if (report_.never_admitted.size() < kNeverAdmittedListed)
-                report_.never_admitted.push_back({o.namespace_, o.name, o.cluster_queue, o.reason, o.message});
+            if (report_.never_admitted.size() < kNeverAdmittedListed) {
+                // Parked on arrival behind an equivalent workload that does
+                // not fit: the scheduler never evaluated it.
+                std::string message = o.reason.empty() && o.message.empty()
+                                          ? "not evaluated: a workload of the same shape ahead of it could not be admitted"
+                                          : o.message;
+                report_.never_admitted.push_back({o.namespace_, o.name, o.cluster_queue, o.reason, message});
+            }
         }
         for (const auto& [cls, c] : per_class) {
             const auto& o = r.workloads[c.example];

@@ -91,8 +91,8 @@ std::vector<WorkloadsSet> read_sets(const Reader& r, const Node* n, const std::s
             for (std::size_t j = 0; j < wn->items().size(); ++j) {
                 const Node& tn = wn->items()[j];
                 std::string tw = sw + ".workloads[" + std::to_string(j) + "]";
-                if (!r.expect_map(tn, tw, {"className", "runtimeMs", "priority", "request", "podCount", "tasConstraint",
-                                           "tasLevel", "sliceSize", "devices"}))
+                if (!r.expect_map(tn, tw, {"className", "runtimeMs", "priority", "request", "podCount", "tolerations",
+                                           "nodeSelector", "tasConstraint", "tasLevel", "sliceSize", "devices"}))
                     continue;
                 refuse_unmodelled(r, tn, tw, {"tasConstraint", "tasLevel", "sliceSize", "devices"});
                 WorkloadTemplate t;
@@ -107,6 +107,17 @@ std::vector<WorkloadsSet> read_sets(const Reader& r, const Node* n, const std::s
                 if (r.read_int(tn.find("podCount"), tw + ".podCount", v, 1, INT32_MAX))
                     t.pod_count = static_cast<std::int32_t>(v->value);
                 read_request(r, tn.find("request"), tw + ".request", t);
+                if (const Node* tol = tn.find("tolerations"); tol && r.expect_seq(*tol, tw + ".tolerations")) {
+                    for (std::size_t k = 0; k < tol->items().size(); ++k)
+                        r.expect_map(tol->items()[k], tw + ".tolerations[" + std::to_string(k) + "]",
+                                     {"key", "operator", "value", "effect", "tolerationSeconds"});
+                    t.tolerations = *tol;
+                }
+                if (const Node* ns = tn.find("nodeSelector"); ns) {
+                    std::vector<std::pair<site::Text, site::Text>> pairs;
+                    r.read_string_map(ns, tw + ".nodeSelector", pairs);
+                    t.node_selector = *ns;
+                }
                 s.workloads.push_back(std::move(t));
             }
         total += s.count * static_cast<std::int64_t>(s.workloads.size());

@@ -15,6 +15,7 @@
 // Thresholds follow Kueue's rangespec.yaml (checker_test.go).
 #include <queueforge/diagnostics.hpp>
 #include <queueforge/mark.hpp>
+#include <queueforge/node.hpp>
 #include <queueforge/resource.hpp>
 
 #include <cstdint>
@@ -31,6 +32,9 @@ struct WorkloadTemplate {
     std::int32_t priority = 0;
     std::vector<std::pair<std::string, std::string>> request;  // resource -> quantity text
     std::int32_t pod_count = 1;
+    // queueforge: pod placement, as in a pod spec (for tainted or labelled flavors).
+    std::optional<Node> tolerations;
+    std::optional<Node> node_selector;
     Mark mark;
 };
 
@@ -81,7 +85,7 @@ std::optional<Scenario> parse_scenario(const std::string& file, const std::strin
 
 // Kueue's rangespec.yaml: cmd limits (checked against the simulator's own
 // process), minimum average usage per ClusterQueue class (percent of nominal
-// quota of its first resource), maximum mean time to admission per workload
+// quota of its dominant resource), maximum mean time to admission per workload
 // class. queueforge adds wlClassesMaxP95TimeToAdmissionMs.
 struct Thresholds {
     std::optional<std::int64_t> max_wall_ms, max_rss_kib, max_mcpu;
@@ -130,7 +134,7 @@ struct QueueReport {
 struct QueueClassReport {
     std::string name;
     std::int64_t queues = 0;
-    std::string resource;        // the first resource of the class's queues
+    std::string resource;        // the class's dominant resource (highest average usage; Kueue's generator: cpu)
     std::int64_t nominal = 0;
     double average_usage_percent = 0;  // Kueue: sum(used) / (sum(nominal) * window)
     Series series;
