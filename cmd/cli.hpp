@@ -43,6 +43,7 @@ Command add_validate(CLI::App& app);
 Command add_generate(CLI::App& app);
 Command add_simulate(CLI::App& app);
 Command add_check(CLI::App& app);
+Command add_diff(CLI::App& app);
 Command add_cmp_parameters(CLI::App& app);
 Command add_version(CLI::App& app);
 

@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
     CLI::App app{"queueforge: compile, validate and simulate Kueue queue configurations"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("queueforge ") + QF_VERSION + " (commit " + QF_COMMIT + ")");
-    std::vector<Command> commands = {add_build(app),  add_validate(app),       add_simulate(app), add_check(app), add_generate(app), add_cmp_parameters(app),
+    std::vector<Command> commands = {add_build(app),  add_validate(app),       add_simulate(app), add_check(app), add_diff(app), add_generate(app), add_cmp_parameters(app),
                                      add_init(app),   add_schema(app), add_version(app)};
     try {
         app.parse(argc, argv);

@@ -7,6 +7,7 @@ packages=(
   g++ cmake make pkg-config
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libgit2-dev libre2-dev
   catch2 libbenchmark-dev json-schema-test-suite
+  git pre-commit
 )
 
 missing=()

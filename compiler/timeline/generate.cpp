@@ -175,7 +175,7 @@ std::string timestamp_ms(std::int64_t ms) {
     std::int64_t d = doy - (153 * mp + 2) / 5 + 1;
     std::int64_t mo = mp < 10 ? mp + 3 : mp - 9;
     if (mo <= 2) ++y;
-    char buf[40];
+    char buf[96];
     std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03lldZ", static_cast<long long>(y),
                   static_cast<long long>(mo), static_cast<long long>(d), static_cast<long long>(secs / 3600),
                   static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60),

@@ -1,0 +1,63 @@
+#include "git_input.hpp"
+
+#include <filesystem>
+
+namespace queueforge::cli {
+
+namespace fs = std::filesystem;
+
+std::unique_ptr<git::Repository> open_repository(std::string& error) { return git::Repository::open(".", error); }
+
+std::optional<std::vector<std::string>> repository_paths(const git::Repository& repo, const std::vector<std::string>& paths,
+                                                         std::string& error) {
+    std::vector<std::string> out;
+    for (const auto& p : paths.empty() ? std::vector<std::string>{"."} : paths) {
+        auto rel = git::repository_path(repo, p);
+        if (!rel) {
+            error = p + " is outside the repository";
+            return std::nullopt;
+        }
+        out.push_back(*rel);
+    }
+    return out;
+}
+
+std::optional<GitInput> read_input(git::Repository& repo, Source source, const std::string& rev,
+                                   const std::vector<std::string>& repo_paths, std::string& error) {
+    GitInput in;
+    if (source == Source::WorkTree) {
+        if (repo.bare()) {
+            error = "the repository is bare: name the revision to compare with --head REF";
+            return std::nullopt;
+        }
+        in.root = repo.workdir();
+        in.name = "the work tree";
+        return in;
+    }
+    std::unique_ptr<git::Repository::Snapshot> snap =
+        source == Source::Staged ? repo.staged(error) : repo.revision(rev, error);
+    if (!snap) return std::nullopt;
+    in.scratch = git::ScratchDir::create(error);
+    if (!in.scratch) return std::nullopt;
+    if (!git::materialise(*snap, repo_paths, in.scratch->path(), error)) return std::nullopt;
+    in.root = in.scratch->path();
+    in.name = snap->name();
+    in.label = source == Source::Staged ? "index:" : rev + ":";
+    return in;
+}
+
+void relabel(const GitInput& input, Diagnostics& diags, std::vector<SourceText>& sources) {
+    std::string prefix = (fs::path(input.root) / "").string();
+    auto fix = [&](std::string& file) {
+        if (file.compare(0, prefix.size(), prefix) == 0) file = input.label + file.substr(prefix.size());
+    };
+    Diagnostics out;
+    for (auto d : diags.all()) {
+        fix(d.file);
+        out.add(std::move(d));
+    }
+    diags = std::move(out);
+    for (auto& s : sources) fix(s.path);
+}
+
+}  // namespace queueforge::cli

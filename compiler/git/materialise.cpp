@@ -1,0 +1,99 @@
+// A snapshot's files written out, so the ordinary file-based pipeline
+// (site loader, file references, validation) reads a revision or the index
+// exactly as it reads a work tree.
+#include <queueforge/git.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+#include <stdlib.h>
+
+namespace queueforge::git {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr std::size_t kMaxFiles = 20000;
+constexpr std::size_t kMaxTotal = 64u * 1024u * 1024u;
+}  // namespace
+
+bool materialise(const Repository::Snapshot& snap, const std::vector<std::string>& prefixes, const std::string& dir,
+                 std::string& error) {
+    std::size_t files = 0, total = 0;
+    for (const auto& prefix : prefixes) {
+        bool truncated = false;
+        auto entries = snap.list(prefix, kMaxFiles - files, truncated);
+        if (truncated) {
+            error = "more than " + std::to_string(kMaxFiles) + " files under \"" + prefix + "\" in " + snap.name();
+            return false;
+        }
+        if (entries.empty()) {
+            error = "\"" + (prefix.empty() ? std::string(".") : prefix) + "\" does not exist in " + snap.name();
+            return false;
+        }
+        for (const auto& e : entries) {
+            if (e.symlink || e.submodule) continue;
+            // Git never stores "..", absolute or empty components; refuse them
+            // anyway rather than trust the object database.
+            fs::path rel(e.path);
+            bool safe = !rel.is_absolute();
+            for (const auto& part : rel)
+                if (part == ".." || part.empty()) safe = false;
+            if (!safe) continue;
+            fs::path out = fs::path(dir) / rel;
+            if (fs::exists(out)) continue;  // overlapping prefixes
+            auto content = snap.read(e.path, kMaxTotal - total, error);
+            if (!content) {
+                error += " (reading " + snap.name() + ")";
+                return false;
+            }
+            total += content->size();
+            ++files;
+            std::error_code ec;
+            fs::create_directories(out.parent_path(), ec);
+            std::ofstream f(out, std::ios::binary);
+            f.write(content->data(), static_cast<std::streamsize>(content->size()));
+            if (!f) {
+                error = "cannot write " + out.string();
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+std::unique_ptr<ScratchDir> ScratchDir::create(std::string& error) {
+    std::string tmpl = (fs::temp_directory_path() / "queueforge-XXXXXX").string();
+    std::vector<char> buf(tmpl.begin(), tmpl.end());
+    buf.push_back('\0');
+    if (!mkdtemp(buf.data())) {
+        error = "cannot create a temporary folder under " + fs::temp_directory_path().string();
+        return nullptr;
+    }
+    return std::unique_ptr<ScratchDir>(new ScratchDir(buf.data()));
+}
+
+ScratchDir::~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+}
+
+std::optional<std::string> repository_path(const Repository& repo, const std::string& path) {
+    std::string top = repo.workdir();
+    if (top.empty()) {  // bare: paths are repository paths already
+        fs::path p = fs::path(path).lexically_normal();
+        if (p.is_absolute() || (!p.empty() && *p.begin() == "..")) return std::nullopt;
+        std::string s = p.generic_string();
+        return s == "." ? "" : s;
+    }
+    std::error_code ec;
+    fs::path abs = fs::weakly_canonical(fs::absolute(path), ec);
+    fs::path root = fs::weakly_canonical(fs::path(top), ec);
+    fs::path rel = abs.lexically_relative(root);
+    if (rel.empty() || *rel.begin() == "..") return std::nullopt;
+    std::string s = rel.generic_string();
+    return s == "." ? "" : s;
+}
+
+}  // namespace queueforge::git

@@ -1,0 +1,94 @@
+// Admission changes: the same sample workloads (and running workloads, when
+// a cluster snapshot is given) simulated on both sides.
+#include "review/compare.hpp"
+
+#include <queueforge/sim_scenarios.hpp>
+
+#include <map>
+#include <set>
+
+namespace queueforge::review::detail {
+
+namespace {
+
+std::string describe(const sim::WorkloadOutcome& w) {
+    if (w.admitted) {
+        std::set<std::string> flavors;
+        for (const auto& a : w.assignments)
+            for (const auto& [res, f] : a.flavors) flavors.insert(f);
+        std::string on;
+        for (const auto& f : flavors) on += (on.empty() ? "" : ", ") + f;
+        return "Admitted on " + on + (w.borrowing ? " (borrowing)" : "");
+    }
+    if (w.preempted) return "Preempted" + (w.preemption_reason.empty() ? "" : " (" + w.preemption_reason + ")");
+    return "Pending" + (w.reason.empty() ? "" : ": " + w.reason);
+}
+
+std::map<std::string, const scenarios::SampleReport*> by_key(const scenarios::Report& r) {
+    std::map<std::string, const scenarios::SampleReport*> out;
+    for (const auto& s : r.workloads) out[s.together.namespace_ + "/" + s.together.name] = &s;
+    return out;
+}
+
+}  // namespace
+
+void diff_admissions(const std::vector<std::string>& base_paths, const std::vector<std::string>& head_paths,
+                     const Options& opts, Review& r, Diagnostics& diags) {
+    Diagnostics quiet;  // both builds already reported their findings
+    auto base = scenarios::run({base_paths, opts.target, 0}, quiet);
+    auto head = scenarios::run({head_paths, opts.target, 0}, quiet);
+    if (!base || !head) {
+        diags.warning("", {}, "the sample workloads could not be simulated on both sides; admission changes are not shown",
+                      "review.no-simulation");
+        return;
+    }
+    r.simulated = true;
+    auto a = by_key(*base), b = by_key(*head);
+    std::set<std::string> keys;
+    for (const auto& [k, s] : a) keys.insert(k);
+    for (const auto& [k, s] : b) keys.insert(k);
+    for (const auto& k : keys) {
+        auto ia = a.find(k), ib = b.find(k);
+        const sim::WorkloadOutcome* wa = ia == a.end() ? nullptr : &ia->second->together;
+        const sim::WorkloadOutcome* wb = ib == b.end() ? nullptr : &ib->second->together;
+        AdmissionChange c;
+        const auto& any = wa ? *wa : *wb;
+        c.namespace_ = any.namespace_;
+        c.name = any.name;
+        c.running = any.held_before;
+        c.before = wa ? describe(*wa) : "(not in the base)";
+        c.after = wb ? describe(*wb) : "(not in the head)";
+        if (c.running && wb) {
+            if (wb->preempted && !(wa && wa->preempted)) c.impact = "preempted";
+            else if (!wb->admitted && (!wa || wa->admitted)) c.impact = "loses its quota";
+        }
+        if (c.before != c.after || !c.impact.empty()) r.admissions.push_back(std::move(c));
+    }
+}
+
+void find_blocked_deletions(const std::vector<Resource>& running, Review& r) {
+    for (const auto& change : r.objects) {
+        if (change.change != "Removed" || (change.kind != "ClusterQueue" && change.kind != "ResourceFlavor")) continue;
+        BlockedDeletion b{change.kind, change.name, {}};
+        for (const auto& w : running) {
+            if (w.ref.kind != "Workload") continue;
+            const Node* status = w.doc.find("status");
+            const Node* adm = status ? status->find("admission") : nullptr;
+            if (!adm || !adm->is_map()) continue;
+            bool uses = false;
+            if (change.kind == "ClusterQueue") {
+                const Node* cq = adm->find("clusterQueue");
+                uses = cq && cq->is_scalar() && cq->text() == change.name;
+            } else if (const Node* psa = adm->find("podSetAssignments"); psa && psa->is_seq()) {
+                for (const auto& p : psa->items())
+                    if (const Node* fl = p.is_map() ? p.find("flavors") : nullptr; fl && fl->is_map())
+                        for (const auto& e : fl->entries())
+                            if (e.value.is_scalar() && e.value.text() == change.name) uses = true;
+            }
+            if (uses) b.used_by.push_back((w.ref.namespace_.empty() ? "default" : w.ref.namespace_) + "/" + w.ref.name);
+        }
+        if (!b.used_by.empty()) r.blocked.push_back(std::move(b));
+    }
+}
+
+}  // namespace queueforge::review::detail
