@@ -5,9 +5,8 @@
 //   bench_git [rounds = 20]
 // The repository is made in a temporary folder with git (1,000 commits, each
 // changing a quota of the multi-team site) and removed afterwards.
-#include <spawn.h>
-#include <sys/wait.h>
-#include <fcntl.h>
+#include "spawn.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,39 +17,14 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
-
 namespace fs = std::filesystem;
 
 namespace {
 
-double run_ms(const std::vector<std::string>& args, const fs::path& cwd) {
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
-    auto t0 = std::chrono::steady_clock::now();
-    pid_t pid = 0;
-    if (posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0) return -1;
-    int status = 0;
-    waitpid(pid, &status, 0);
-    posix_spawn_file_actions_destroy(&fa);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        std::fprintf(stderr, "%s %s exited %d\n", args[0].c_str(), args[1].c_str(), WEXITSTATUS(status));
-        return -1;
-    }
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 double median(const std::vector<std::string>& args, const fs::path& cwd, int rounds) {
-    std::vector<double> t;
-    for (int i = 0; i < rounds; ++i) t.push_back(run_ms(args, cwd));
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    double ms = qf_bench::median_ms(args, rounds, cwd.string());
+    if (ms < 0) std::fprintf(stderr, "%s %s failed\n", args[0].c_str(), args[1].c_str());
+    return ms;
 }
 
 }  // namespace

@@ -3,11 +3,7 @@
 // median wall time, the peak resident memory and the ratio to real Kueue's
 // wall time on the same configuration (the mean its rangespec.yaml records).
 //   bench_simulate [kueue-perf dir = ../shared/upstream/kueue-perf] [rounds = 5]
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <fcntl.h>
-#include <unistd.h>
+#include "spawn.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -19,38 +15,7 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
-
 namespace {
-
-struct Sample {
-    double wall_ms = 0;
-    long rss_kib = 0;
-    int status = -1;
-};
-
-Sample run_once(const std::string& scenario) {
-    std::vector<std::string> args = {QF_BINARY, "simulate", "--scenario", scenario, "-o", "json"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    Sample s;
-    auto t0 = std::chrono::steady_clock::now();
-    pid_t pid;
-    if (posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0) return s;
-    int status = 0;
-    rusage ru{};
-    wait4(pid, &status, 0, &ru);
-    s.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    s.rss_kib = ru.ru_maxrss;
-    s.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    posix_spawn_file_actions_destroy(&fa);
-    return s;
-}
 
 // Kueue's own wall time for the configuration, from the comment its
 // rangespec.yaml keeps above cmd.maxWallMs ("Average value 351116.4" or
@@ -80,12 +45,13 @@ int main(int argc, char** argv) {
             std::printf("%-12s missing: %s\n", name, scenario.c_str());
             continue;
         }
-        std::vector<Sample> runs;
-        for (int i = 0; i < rounds; ++i) runs.push_back(run_once(scenario.string()));
+        std::vector<qf_bench::ChildRun> runs;
+        for (int i = 0; i < rounds; ++i)
+            runs.push_back(qf_bench::spawn_child({QF_BINARY, "simulate", "--scenario", scenario.string(), "-o", "json"}));
         std::vector<double> walls;
         long rss = 0;
         for (const auto& r : runs) {
-            if (r.status != 0) std::printf("%-12s run exited %d\n", name, r.status);
+            if (!r.ok()) std::printf("%-12s run exited %d\n", name, r.exit);
             walls.push_back(r.wall_ms);
             rss = std::max(rss, r.rss_kib);
         }
