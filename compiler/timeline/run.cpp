@@ -15,6 +15,7 @@
 #include <optional>
 #include <queue>
 #include <set>
+#include <tuple>
 
 namespace queueforge::timeline {
 
@@ -47,7 +48,7 @@ class Run {
 public:
     Run(Generated g, const std::vector<Resource>& cluster, const std::string& file, const Options& opts,
         Diagnostics& diags)
-        : g_(std::move(g)), opts_(opts), diags_(diags), engine_(objects(cluster), diags) {
+        : g_(std::move(g)), opts_(opts), diags_(diags), scenario_file_(file), engine_(objects(cluster), diags) {
         // Workload manifests in batches: the engine keeps only its model of them.
         constexpr std::size_t kBatch = 2048;
         for (std::size_t i = 0; i < g_.arrivals.size(); i += kBatch) {
@@ -89,8 +90,6 @@ public:
         summarise();
         return std::move(report_);
     }
-
-    std::string scenario_file_;
 
 private:
     std::vector<Resource> objects(const std::vector<Resource>& cluster) {
@@ -208,6 +207,7 @@ private:
     Generated g_;
     const Options& opts_;
     Diagnostics& diags_;
+    std::string scenario_file_;
     sim::Engine engine_;
     std::int64_t epoch_ns_ = 0;
     std::vector<WlState> wl_;
@@ -373,7 +373,6 @@ Report run(const Scenario& scenario, const std::vector<Resource>& cluster, const
         return r;
     }
     Run run(std::move(g), cluster, scenario.file, opts, diags);
-    run.scenario_file_ = scenario.file;
     Report r = run.go();
     r.scenario = scenario.file;
     return r;
