@@ -75,7 +75,7 @@ Value parse_duration(const std::string& s) {
     if (s.substr(pos) == "0") return Value::duration(0);
     if (pos == s.size()) return bad();
     int128 total = 0;
-    const int128 cap = int128{Value::kMaxDurationSeconds} * kNanos * 2;
+    const int128 cap = int128{Value::kMaxDurationNanos} * 2;
     while (pos < s.size()) {
         int128 whole = 0;
         int128 frac = 0;

@@ -32,27 +32,23 @@ void split_nanos(int128 total, std::int64_t& seconds, std::int32_t& nanos) {
     nanos = static_cast<std::int32_t>(ns);
 }
 
-// Sign of (i - d) for an int64 and a double; 2 when d is NaN.
+// Sign of (i - d) for an int64 and a double; 2 when d is NaN. Like cel-go,
+// values within the int64 range compare as doubles, so the comparison is
+// lossy near 2^63: 9223372036854775807 == 9223372036854775808.0.
 int compare_int_double(std::int64_t i, double d) {
     if (std::isnan(d)) return 2;
-    if (d >= 9223372036854775808.0) return -1;
     if (d < -9223372036854775808.0) return 1;
-    const double t = std::trunc(d);
-    const auto ti = static_cast<std::int64_t>(t);
-    if (i != ti) return i < ti ? -1 : 1;
-    const double frac = d - t;
-    return frac > 0 ? -1 : (frac < 0 ? 1 : 0);
+    if (d > 9223372036854775807.0) return -1;
+    const auto di = static_cast<double>(i);
+    return di < d ? -1 : (di > d ? 1 : 0);
 }
 
 int compare_uint_double(std::uint64_t u, double d) {
     if (std::isnan(d)) return 2;
-    if (d >= 18446744073709551616.0) return -1;
     if (d < 0) return 1;
-    const double t = std::trunc(d);
-    const auto tu = static_cast<std::uint64_t>(t);
-    if (u != tu) return u < tu ? -1 : 1;
-    const double frac = d - t;
-    return frac > 0 ? -1 : 0;
+    if (d > 18446744073709551615.0) return -1;
+    const auto du = static_cast<double>(u);
+    return du < d ? -1 : (du > d ? 1 : 0);
 }
 
 template <typename T>
@@ -215,8 +211,7 @@ Value Value::timestamp(int128 nanos_since_epoch) {
 }
 
 Value Value::duration(int128 nanos) {
-    const int128 limit = int128{kMaxDurationSeconds} * kNanosPerSecond;
-    if (nanos > limit || nanos < -limit) return error("duration out of range");
+    if (nanos > kMaxDurationNanos || nanos < -kMaxDurationNanos - 1) return error("duration out of range");
     Value v;
     v.kind_ = Kind::Duration;
     split_nanos(nanos, v.scalar_.i, v.nanos_);

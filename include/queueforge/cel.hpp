@@ -49,11 +49,13 @@ public:
     using ListItems = std::vector<Value>;
     using MapEntries = std::vector<std::pair<Value, Value>>;
 
-    // Timestamps range over 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999999Z,
-    // durations over +-315576000000 s (10000 years), as protobuf defines them.
+    // Timestamps range over 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999999Z.
+    // Durations are limited to int64 nanoseconds (about +-292 years), as in
+    // cel-go, whose conformance tests expect the difference of two distant
+    // timestamps to be a range error, although protobuf allows 10000 years.
     static constexpr std::int64_t kMinTimestampSeconds = -62135596800;
     static constexpr std::int64_t kMaxTimestampSeconds = 253402300799;
-    static constexpr std::int64_t kMaxDurationSeconds = 315576000000;
+    static constexpr std::int64_t kMaxDurationNanos = 9223372036854775807;
 
     Value() noexcept : kind_(Kind::Null) {}  // null
 
