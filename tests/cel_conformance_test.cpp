@@ -216,14 +216,6 @@ struct FileStats {
     std::map<std::string, int> skip_reasons;
 };
 
-// Cases this engine does not attempt, with the reason printed. Only
-// features outside Kubernetes' environment are skipped.
-std::optional<std::string> skip_reason(const std::string& file, const std::string& expr) {
-    if (file == "block_ext.yaml" && expr.find("cel.block") != std::string::npos)
-        return "cel.@block optimizer form is not supported (not in Kubernetes)";
-    return std::nullopt;
-}
-
 }  // namespace
 
 TEST_CASE("cel conformance suite", "[cel][conformance]") {
@@ -252,12 +244,6 @@ TEST_CASE("cel conformance suite", "[cel][conformance]") {
             const std::string name = entry["name"].as<std::string>();
             const std::string expr = entry["expr"].as<std::string>();
             const std::string label = st.file + " " + name;
-            if (auto reason = skip_reason(st.file, expr)) {
-                ++st.skipped;
-                ++st.skip_reasons[*reason];
-                skips.push_back(label + ": " + *reason);
-                continue;
-            }
             queueforge::cel::Options opts;
             if (entry["container"]) opts.container = entry["container"].as<std::string>();
             const bool expect_error = static_cast<bool>(entry["error"]);

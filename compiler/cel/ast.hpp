@@ -58,6 +58,7 @@ struct Expr {
     MacroKind macro = MacroKind::All;
     std::string var;
     std::string var2;
+    std::vector<std::string> block_slots;  // cel.block: local names of the slots
 
     // Filled by the resolver (program.cpp).
     // Ident/Select chains: the dotted parts (a.b.c), and for each prefix

@@ -33,23 +33,18 @@ struct Element {
     Value second;
 };
 
-bool collect(const Value& range, bool two_vars, std::vector<Element>& out) {
+std::size_t range_size(const Value& range) {
+    return is(range, K::List) ? range.as_list().size() : range.map_entries().size();
+}
+
+Element element_at(const Value& range, std::size_t i, bool two_vars) {
     if (is(range, K::List)) {
-        const auto& items = range.as_list();
-        out.reserve(items.size());
-        for (std::size_t i = 0; i < items.size(); ++i) {
-            if (two_vars) out.push_back({Value::integer(static_cast<std::int64_t>(i)), items[i]});
-            else out.push_back({items[i], Value()});
-        }
-        return true;
+        const Value& item = range.as_list()[i];
+        if (two_vars) return {Value::integer(static_cast<std::int64_t>(i)), item};
+        return {item, Value()};
     }
-    if (is(range, K::Map)) {
-        const auto& entries = range.map_entries();
-        out.reserve(entries.size());
-        for (const auto& [k, v] : entries) out.push_back({k, two_vars ? v : Value()});
-        return true;
-    }
-    return false;
+    const auto& [k, v] = range.map_entries()[i];
+    return {k, two_vars ? v : Value()};
 }
 
 Value bad_predicate(const Value& v) {
@@ -71,6 +66,16 @@ Value eval_optional_macro(EvalContext& ctx, const Expr& e, const Value& range) {
 }  // namespace
 
 Value eval_comprehension(EvalContext& ctx, const Expr& e) {
+    if (e.macro == MacroKind::Block) {
+        // Slots see the earlier ones; an erroneous slot only matters if used.
+        Scope scope(ctx);
+        for (std::size_t i = 0; i < e.block_slots.size(); ++i) {
+            Value v = eval(ctx, *e.args[i]);
+            if (ctx.exhausted) return EvalContext::cost_error();
+            scope.bind(e.block_slots[i], std::move(v));
+        }
+        return eval(ctx, *e.args.back());
+    }
     Value range = eval(ctx, *e.target);
     if (ctx.exhausted) return EvalContext::cost_error();
 
@@ -84,9 +89,9 @@ Value eval_comprehension(EvalContext& ctx, const Expr& e) {
     if (e.macro == MacroKind::OptMap || e.macro == MacroKind::OptFlatMap) return eval_optional_macro(ctx, e, range);
 
     const bool two_vars = !e.var2.empty();
-    std::vector<Element> elements;
-    if (!collect(range, two_vars, elements))
+    if (!is(range, K::List) && !is(range, K::Map))
         return Value::error("cannot iterate over a value of type " + range.type_name());
+    const std::size_t n = range_size(range);
 
     auto step = [&](const Element& el, const Expr& body) {
         Scope scope(ctx);
@@ -102,8 +107,9 @@ Value eval_comprehension(EvalContext& ctx, const Expr& e) {
         case MacroKind::Exists2: {
             const bool is_all = e.macro == MacroKind::All || e.macro == MacroKind::All2;
             std::optional<Value> first_error;
-            for (const auto& el : elements) {
+            for (std::size_t i = 0; i < n; ++i) {
                 if (!ctx.charge(1)) return EvalContext::cost_error();
+                const Element el = element_at(range, i, two_vars);
                 Value r = step(el, *e.args[0]);
                 if (ctx.exhausted) return EvalContext::cost_error();
                 if (is(r, K::Bool)) {
@@ -118,8 +124,9 @@ Value eval_comprehension(EvalContext& ctx, const Expr& e) {
         case MacroKind::ExistsOne:
         case MacroKind::ExistsOne2: {
             std::size_t count = 0;
-            for (const auto& el : elements) {
+            for (std::size_t i = 0; i < n; ++i) {
                 if (!ctx.charge(1)) return EvalContext::cost_error();
+                const Element el = element_at(range, i, two_vars);
                 Value r = step(el, *e.args[0]);
                 if (!is(r, K::Bool)) return bad_predicate(r);
                 if (r.as_bool()) ++count;
@@ -133,8 +140,9 @@ Value eval_comprehension(EvalContext& ctx, const Expr& e) {
         case MacroKind::TransformListFilter: {
             const bool filtered = e.macro == MacroKind::MapFilter || e.macro == MacroKind::TransformListFilter;
             Value::ListItems out;
-            for (const auto& el : elements) {
+            for (std::size_t i = 0; i < n; ++i) {
                 if (!ctx.charge(1)) return EvalContext::cost_error();
+                const Element el = element_at(range, i, two_vars);
                 if (filtered || e.macro == MacroKind::Filter) {
                     Value keep = step(el, *e.args[0]);
                     if (!is(keep, K::Bool)) return bad_predicate(keep);
@@ -157,8 +165,9 @@ Value eval_comprehension(EvalContext& ctx, const Expr& e) {
             const bool filtered = e.macro == MacroKind::TransformMapFilter || e.macro == MacroKind::TransformMapEntryFilter;
             const bool entry_form = e.macro == MacroKind::TransformMapEntry || e.macro == MacroKind::TransformMapEntryFilter;
             Value::MapEntries out;
-            for (const auto& el : elements) {
+            for (std::size_t i = 0; i < n; ++i) {
                 if (!ctx.charge(1)) return EvalContext::cost_error();
+                const Element el = element_at(range, i, two_vars);
                 if (filtered) {
                     Value keep = step(el, *e.args[0]);
                     if (!is(keep, K::Bool)) return bad_predicate(keep);

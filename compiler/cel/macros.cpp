@@ -60,6 +60,45 @@ MacroResult expand_macro(const std::string& function, ExprPtr& target, std::vect
         return r;
     }
 
+    // cel.block([e0, e1, ...], result), the optimizer's common-subexpression
+    // form: cel.index(i) names slot i, cel.iterVar(i, j) and cel.accuVar(i, j)
+    // name comprehension variables.
+    if (is_namespace(target, "cel")) {
+        if (function == "block" && args.size() == 2) {
+            r.matched = true;
+            if (args[0]->kind != ExprKind::List) {
+                r.error = "cel.block() requires a list literal of bindings";
+                return r;
+            }
+            auto e = make_expr(ExprKind::Comprehension, offset);
+            e->macro = MacroKind::Block;
+            for (auto& slot : args[0]->args) {
+                e->block_slots.push_back("@index" + std::to_string(e->args.size()));
+                e->args.push_back(std::move(slot));
+            }
+            e->args.push_back(std::move(args[1]));
+            r.expr = std::move(e);
+            return r;
+        }
+        const bool index = function == "index" && args.size() == 1;
+        const bool iter = (function == "iterVar" || function == "accuVar") && args.size() == 2;
+        if (index || iter) {
+            r.matched = true;
+            std::string name = index ? "@index" : function == "iterVar" ? "@it" : "@ac";
+            for (const auto& a : args) {
+                if (a->kind != ExprKind::Literal || a->literal.kind() != Value::Kind::Int || a->literal.as_int() < 0) {
+                    r.error = "cel." + function + "() requires non-negative int literals";
+                    return r;
+                }
+                name += (index ? "" : ":") + std::to_string(a->literal.as_int());
+            }
+            auto e = make_expr(ExprKind::Ident, offset);
+            e->name = std::move(name);
+            r.expr = std::move(e);
+            return r;
+        }
+    }
+
     if (function == "bind" && args.size() == 3 && is_namespace(target, "cel")) {
         r.matched = true;
         if (!simple_name(args[0])) {

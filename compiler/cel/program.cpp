@@ -147,8 +147,15 @@ ParseError make_error(std::string_view src, std::uint32_t offset, std::string me
     return err;
 }
 
+// Documents deeper than this are refused: conversion, comparison and
+// destruction of values recurse on their depth.
+constexpr int kMaxDocumentDepth = 1000;
+
+Value too_deep() { return Value::error("document nesting exceeds " + std::to_string(kMaxDocumentDepth) + " levels"); }
+
 template <typename Json>
-Value json_to_value(const Json& j) {
+Value json_to_value(const Json& j, int depth) {
+    if (depth > kMaxDocumentDepth) return too_deep();
     switch (j.type()) {
         case Json::value_t::null: return Value::null();
         case Json::value_t::boolean: return Value::boolean(j.template get<bool>());
@@ -163,14 +170,17 @@ Value json_to_value(const Json& j) {
         case Json::value_t::array: {
             Value::ListItems items;
             items.reserve(j.size());
-            for (const auto& item : j) items.push_back(json_to_value(item));
+            for (const auto& item : j) {
+                items.push_back(json_to_value(item, depth + 1));
+                if (items.back().is_error()) return items.back();
+            }
             return Value::list(std::move(items));
         }
         case Json::value_t::object: {
             Value::MapEntries entries;
             entries.reserve(j.size());
             for (auto it = j.begin(); it != j.end(); ++it)
-                entries.emplace_back(Value::string(it.key()), json_to_value(it.value()));
+                entries.emplace_back(Value::string(it.key()), json_to_value(it.value(), depth + 1));
             return Value::map(std::move(entries));
         }
         case Json::value_t::binary: {
@@ -237,10 +247,10 @@ Value Program::eval(const Activation& activation, const EvalOptions& options, Ev
 
 const std::string& Program::source() const { return data_->source; }
 
-Value from_json(const nlohmann::json& j) { return json_to_value(j); }
-Value from_json(const nlohmann::ordered_json& j) { return json_to_value(j); }
+namespace {
 
-Value from_node(const Node& n) {
+Value node_to_value(const Node& n, int depth) {
+    if (depth > kMaxDocumentDepth) return too_deep();
     switch (n.kind()) {
         case Node::Kind::Null: return Value::null();
         case Node::Kind::Bool: return Value::boolean(n.as_bool());
@@ -258,17 +268,26 @@ Value from_node(const Node& n) {
         case Node::Kind::Seq: {
             Value::ListItems items;
             items.reserve(n.items().size());
-            for (const auto& item : n.items()) items.push_back(from_node(item));
+            for (const auto& item : n.items()) {
+                items.push_back(node_to_value(item, depth + 1));
+                if (items.back().is_error()) return items.back();
+            }
             return Value::list(std::move(items));
         }
         case Node::Kind::Map: {
             Value::MapEntries entries;
             entries.reserve(n.entries().size());
-            for (const auto& en : n.entries()) entries.emplace_back(Value::string(en.key), from_node(en.value));
+            for (const auto& en : n.entries()) entries.emplace_back(Value::string(en.key), node_to_value(en.value, depth + 1));
             return Value::map(std::move(entries));
         }
     }
     return Value::null();
 }
+
+}  // namespace
+
+Value from_json(const nlohmann::json& j) { return json_to_value(j, 0); }
+Value from_json(const nlohmann::ordered_json& j) { return json_to_value(j, 0); }
+Value from_node(const Node& n) { return node_to_value(n, 0); }
 
 }  // namespace queueforge::cel

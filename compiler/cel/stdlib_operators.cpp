@@ -209,11 +209,13 @@ Result index_opt(EvalContext&, Args a) {
     return index_optional(a[0], a[1]);
 }
 
-Result size(EvalContext&, Args a) {
+Result size(EvalContext& ctx, Args a) {
     if (!arity(a, 1)) return std::nullopt;
     const Value& v = a[0];
     switch (v.kind()) {
-        case K::String: return Value::integer(static_cast<std::int64_t>(utf8::length(v.as_string())));
+        case K::String:
+            if (!ctx.charge(size_cost(v))) return EvalContext::cost_error();
+            return Value::integer(static_cast<std::int64_t>(utf8::length(v.as_string())));
         case K::Bytes: return Value::integer(static_cast<std::int64_t>(v.as_string().size()));
         case K::List: return Value::integer(static_cast<std::int64_t>(v.as_list().size()));
         case K::Map: return Value::integer(static_cast<std::int64_t>(v.map_entries().size()));
