@@ -84,7 +84,6 @@ std::int64_t days_from_civil(std::int64_t y, int m, int d) {
 // The suite writes timestamps as YYYY-MM-DDTHH:MM:SS[.fraction]Z.
 Value decode_timestamp(const std::string& s) {
     int y, mo, d, h, mi, se;
-    char frac[16] = {0};
     if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &se) != 6)
         throw DecodeError{"bad timestamp " + s};
     std::int64_t nanos = 0;
@@ -94,7 +93,6 @@ Value decode_timestamp(const std::string& s) {
         digits.resize(9, '0');
         nanos = std::stoll(digits);
     }
-    (void)frac;
     const std::int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se;
     return Value::timestamp(int128{secs} * 1000000000 + nanos);
 }

@@ -168,7 +168,7 @@ Value select_field(const Value& v, const std::string& field, bool test_only) {
     switch (v.kind()) {
         case K::Error: return v;
         case K::Map: {
-            const Value* found = v.map_find(Value::string(field));
+            const Value* found = v.map_find(std::string_view(field));
             if (test_only) return Value::boolean(found != nullptr);
             if (!found) return Value::error("no such key: '" + field + "'");
             return *found;
@@ -178,7 +178,7 @@ Value select_field(const Value& v, const std::string& field, bool test_only) {
             const Value& inner = v.optional_value();
             if (test_only) return select_field(inner, field, true);
             if (is(inner, K::Map)) {
-                const Value* found = inner.map_find(Value::string(field));
+                const Value* found = inner.map_find(std::string_view(field));
                 return found ? Value::optional_of(*found) : Value::optional_none();
             }
             Value r = select_field(inner, field, false);
@@ -195,7 +195,7 @@ Value select_optional(const Value& v, const std::string& field) {
         return select_optional(v.optional_value(), field);
     }
     if (is(v, K::Map)) {
-        const Value* found = v.map_find(Value::string(field));
+        const Value* found = v.map_find(std::string_view(field));
         return found ? Value::optional_of(*found) : Value::optional_none();
     }
     if (v.is_error()) return v;

@@ -192,15 +192,14 @@ Value json_to_value(const Json& j, int depth) {
 }
 
 Value float_from_text(const std::string& text) {
-    std::string t = text;
     std::string lower;
-    for (char c : t) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    for (char c : text) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     if (lower == ".nan") return Value::dbl(std::numeric_limits<double>::quiet_NaN());
     if (lower == ".inf" || lower == "+.inf") return Value::dbl(std::numeric_limits<double>::infinity());
     if (lower == "-.inf") return Value::dbl(-std::numeric_limits<double>::infinity());
     char* end = nullptr;
-    const double d = std::strtod(t.c_str(), &end);
-    if (end == t.c_str()) return Value::string(text);
+    const double d = std::strtod(text.c_str(), &end);
+    if (end == text.c_str()) return Value::string(text);
     return Value::dbl(d);
 }
 

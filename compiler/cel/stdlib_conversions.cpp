@@ -35,7 +35,7 @@ Result to_int(EvalContext&, Args a) {
             const std::string& s = v.as_string();
             std::int64_t out = 0;
             const char* b = s.data();
-            if (!s.empty() && s[0] == '+') ++b;
+            if (s.size() > 1 && s[0] == '+' && s[1] != '-') ++b;
             auto res = std::from_chars(b, s.data() + s.size(), out, 10);
             if (s.empty() || res.ec != std::errc() || res.ptr != s.data() + s.size())
                 return Value::error("cannot convert string '" + s + "' to int");

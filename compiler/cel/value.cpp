@@ -261,17 +261,92 @@ const Value::MapEntries& Value::map_entries() const {
     return static_cast<const MapData*>(ptr_.get())->entries;
 }
 
+namespace {
+
+// A map key as CEL compares keys: numbers by exact value across int, uint
+// and integral doubles; bools and strings by value. Allocation-free, for the
+// common small-map lookups.
+struct KeyView {
+    enum class Type { None, Bool, Number, String } type = Type::None;
+    bool b = false;
+    bool negative = false;
+    std::uint64_t magnitude = 0;
+    std::string_view s;
+};
+
+KeyView key_view(const Value& k) {
+    using K = Value::Kind;
+    KeyView v;
+    switch (k.kind()) {
+        case K::Bool:
+            v.type = KeyView::Type::Bool;
+            v.b = k.as_bool();
+            break;
+        case K::String:
+            v.type = KeyView::Type::String;
+            v.s = k.as_string();
+            break;
+        case K::Int:
+            v.type = KeyView::Type::Number;
+            v.negative = k.as_int() < 0;
+            v.magnitude = v.negative ? 0 - static_cast<std::uint64_t>(k.as_int()) : static_cast<std::uint64_t>(k.as_int());
+            break;
+        case K::Uint:
+            v.type = KeyView::Type::Number;
+            v.magnitude = k.as_uint();
+            break;
+        case K::Double: {
+            const double d = k.as_double();
+            if (!std::isfinite(d) || std::trunc(d) != d || d < -9223372036854775808.0 || d >= 18446744073709551616.0)
+                break;
+            v.type = KeyView::Type::Number;
+            v.negative = d < 0;
+            v.magnitude = v.negative ? 0 - static_cast<std::uint64_t>(static_cast<std::int64_t>(d)) : static_cast<std::uint64_t>(d);
+            break;
+        }
+        default: break;
+    }
+    return v;
+}
+
+bool same_key(const KeyView& a, const KeyView& b) {
+    if (a.type != b.type || a.type == KeyView::Type::None) return false;
+    switch (a.type) {
+        case KeyView::Type::Bool: return a.b == b.b;
+        case KeyView::Type::Number: return a.magnitude == b.magnitude && (a.negative == b.negative || a.magnitude == 0);
+        default: return a.s == b.s;
+    }
+}
+
+}  // namespace
+
 const Value* Value::map_find(const Value& key) const {
     if (kind_ != Kind::Map) return nullptr;
     const auto* data = static_cast<const MapData*>(ptr_.get());
-    const auto code = map_key_code(key);
-    if (!code) return nullptr;
     if (!data->index.empty()) {
+        const auto code = map_key_code(key);
+        if (!code) return nullptr;
         auto it = data->index.find(*code);
         return it == data->index.end() ? nullptr : &data->entries[it->second].second;
     }
+    const KeyView probe = key_view(key);
+    if (probe.type == KeyView::Type::None) return nullptr;
     for (const auto& [k, v] : data->entries)
-        if (map_key_code(k) == code) return &v;
+        if (same_key(key_view(k), probe)) return &v;
+    return nullptr;
+}
+
+const Value* Value::map_find(std::string_view key) const {
+    if (kind_ != Kind::Map) return nullptr;
+    const auto* data = static_cast<const MapData*>(ptr_.get());
+    if (!data->index.empty()) {
+        std::string code = "s";
+        code += key;
+        auto it = data->index.find(code);
+        return it == data->index.end() ? nullptr : &data->entries[it->second].second;
+    }
+    for (const auto& [k, v] : data->entries)
+        if (k.kind() == Kind::String && k.as_string() == key) return &v;
     return nullptr;
 }
 

@@ -100,6 +100,7 @@ public:
     // Key lookup with CEL's numeric key equivalence (1 == 1u == 1.0);
     // nullptr when absent or when this is not a map.
     const Value* map_find(const Value& key) const;
+    const Value* map_find(std::string_view string_key) const;
     // Timestamps and durations: whole seconds (floored) and nanos in [0, 1e9).
     std::int64_t seconds() const { return scalar_.i; }
     std::int32_t nanos() const { return nanos_; }
