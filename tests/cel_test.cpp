@@ -313,8 +313,15 @@ TEST_CASE("cel: deep nesting is a parse error, never a crash", "[cel]") {
     std::string ors = "false";
     for (int i = 0; i < 5000; ++i) ors += " || false";
     CHECK(run(ors + " || true").as_bool());
-    // Moderate nesting is fine.
-    CHECK(run(std::string(100, '(') + "7" + std::string(100, ')')).as_int() == 7);
+    // Anything within the limits evaluates.
+    CHECK(run(std::string(240, '(') + "7" + std::string(240, ')')).as_int() == 7);
+    std::string sum = "1";
+    for (int i = 0; i < 900; ++i) sum += " + 1";
+    CHECK(run(sum).as_int() == 901);
+    std::string ternary;
+    for (int i = 0; i < 240; ++i) ternary += "false ? 0 : ";
+    CHECK(run(ternary + "5").as_int() == 5);
+    CHECK(run(std::string(240, '[') + std::string(240, ']')).kind() == Kind::List);
     // Size limit.
     CHECK(parse_error(std::string(200 * 1024, ' ') + "1").message.find("limit") != std::string::npos);
 }

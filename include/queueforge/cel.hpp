@@ -147,7 +147,10 @@ struct Options {
     // the name `y` resolves to a.b.y, a.y or y, the first that is bound.
     std::string container;
     std::size_t max_expression_bytes = 100 * 1024;
-    // Nesting of parentheses, brackets, calls and operator chains.
+    // Nesting of parentheses, brackets, calls and ternaries; operator chains
+    // (a + b + ...) may be four times as deep. Parsing and evaluating the
+    // deepest expression these defaults admit takes up to about 512 KB of
+    // stack; lower the limit for threads with smaller stacks.
     int max_nesting_depth = 250;
 };
 
