@@ -199,11 +199,33 @@ private:
                 error(r, path, "x-kubernetes-validations entries need a string \"rule\"");
                 continue;
             }
-            CelEntry c{rule->text(), {}};
-            if (const Node* m = r.find("message"); m && m->is_string())
-                c.message = m->text();
-            else if (const Node* me = r.find("messageExpression"); me && me->is_string())
-                c.message = me->text();
+            CelEntry c;
+            c.rule = rule->text();
+            c.file = file_;
+            c.mark = rule->mark();
+            auto text = [&](const char* key, std::string& out) {
+                if (const Node* n = r.find(key); n && n->is_string()) out = n->text();
+            };
+            text("message", c.message);
+            text("messageExpression", c.message_expression);
+            text("fieldPath", c.field_path);
+            if (const Node* o = r.find("optionalOldSelf"); o && o->kind() == Node::Kind::Bool)
+                c.optional_old_self = o->as_bool();
+            if (const Node* reason = r.find("reason"); reason && reason->is_string()) {
+                const std::string& t = reason->text();
+                if (t == "FieldValueForbidden")
+                    c.reason = CelReason::Forbidden;
+                else if (t == "FieldValueRequired")
+                    c.reason = CelReason::Required;
+                else if (t == "FieldValueDuplicate")
+                    c.reason = CelReason::Duplicate;
+                else if (t != "FieldValueInvalid")
+                    // The API server refuses such a CRD; reporting the rule's
+                    // failures as invalid values loses nothing else.
+                    warning(*reason, path, "x-kubernetes-validations reason " + go_quote(t) +
+                                               " is not one of FieldValueInvalid, FieldValueForbidden, "
+                                               "FieldValueRequired, FieldValueDuplicate; FieldValueInvalid is used");
+            }
             s.cel.push_back(std::move(c));
         }
     }
@@ -370,6 +392,25 @@ void settle_bounds(Schema& s) {
     if (s.not_) settle_bounds(*s.not_);
 }
 
+// Rules of an allOf branch apply to the value of the node with the allOf.
+bool branch_rules(const Schema& s) {
+    if (!s.cel.empty()) return true;
+    for (const auto& a : s.all_of)
+        if (branch_rules(*a)) return true;
+    return false;
+}
+
+// Sets cel_below where the CEL walk finds rules: on the node, its allOf
+// branches, properties, items or additionalProperties.
+bool settle_cel(Schema& s) {
+    bool below = branch_rules(s);
+    for (auto& p : s.properties) below |= settle_cel(*p.schema);
+    if (s.items) below |= settle_cel(*s.items);
+    if (s.additional) below |= settle_cel(*s.additional);
+    s.cel_below = below;
+    return below;
+}
+
 }  // namespace
 
 std::shared_ptr<const Schema> compile(const Node& schema, const std::string& file, Diagnostics& diags) {
@@ -377,6 +418,7 @@ std::shared_ptr<const Schema> compile(const Node& schema, const std::string& fil
     std::unique_ptr<Schema> root = c.compile(schema, "", 0);
     if (c.failed()) return nullptr;
     settle_bounds(*root);
+    settle_cel(*root);
     return std::shared_ptr<const Schema>(std::move(root));
 }
 

@@ -81,7 +81,9 @@ void fill(Node& x, const Schema* s) {
 }
 
 void collect(const Schema& s, std::vector<CelRule>& out) {
-    for (const auto& c : s.cel) out.push_back(CelRule{s.schema_path, c.rule, c.message});
+    // A rule with only a messageExpression is listed with that expression.
+    for (const auto& c : s.cel)
+        out.push_back(CelRule{s.schema_path, c.rule, c.message.empty() ? c.message_expression : c.message});
     for (const auto& p : s.properties) collect(*p.schema, out);
     if (s.items) collect(*s.items, out);
     if (s.additional) collect(*s.additional, out);

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -64,10 +65,22 @@ struct Dependency {
     std::unique_ptr<Schema> schema;
 };
 
+// x-kubernetes-validations reasons: how a failed rule is reported.
+enum class CelReason : std::uint8_t { Invalid, Forbidden, Required, Duplicate };
+
 struct CelEntry {
     std::string rule;
     std::string message;
+    std::string message_expression;
+    CelReason reason = CelReason::Invalid;
+    std::string field_path;  // as written, ".spec.x" or "['a.b']"; empty for the node itself
+    bool optional_old_self = false;
+    // Where the rule is written, for notes about it.
+    std::string file;
+    Mark mark;
 };
+
+struct CelCompiled;  // cel_validation.hpp
 
 class Schema {
 public:
@@ -126,6 +139,15 @@ public:
     std::unique_ptr<Schema> not_;
 
     std::vector<CelEntry> cel;
+    // Rules here or below, where the API server evaluates them: properties,
+    // items, additionalProperties and allOf branches. Lets a CEL walk skip
+    // rule-free subtrees.
+    bool cel_below = false;
+    // `cel` compiled. Built for the whole tree on the first CEL validation
+    // against the root (under the root's cel_once) and read-only afterwards,
+    // so each CRD's rules compile once however many objects use them.
+    mutable std::shared_ptr<const CelCompiled> cel_compiled;
+    mutable std::once_flag cel_once;
 
     // The property named `name`, or nullptr.
     const Schema* property(std::string_view name) const {

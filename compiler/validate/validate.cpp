@@ -4,10 +4,13 @@
 #include <queueforge/site_parse.hpp>
 #include <queueforge/validate.hpp>
 
+#include "openapi/cel_validation.hpp"
 #include "validate/builtin_schemas.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace queueforge {
 
@@ -82,7 +85,8 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
 
     ValidationSummary summary;
     std::map<std::string, std::size_t> per_kind;
-    std::set<std::pair<std::string, std::string>> cel_reported;
+    std::set<std::pair<std::string, std::string>> cel_compiled;  // kinds whose rule problems were reported
+    std::set<std::tuple<std::string, int, int>> cel_noted;       // rules reported (versions may share a file)
     auto check_one = [&](const Resource& r) {
         ++summary.objects;
         ++per_kind[r.ref.kind];
@@ -97,17 +101,46 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
                            "schema.missing", r.ref, ""});
             return;
         }
+        const std::size_t structural_from = diags.all().size();
         openapi::validate(*schema, r.doc, r.file, r.ref, diags);
-        if (custom && cel_reported.insert({r.ref.api_version, r.ref.kind}).second) {
-            auto cel = openapi::cel_rules(*schema);
-            if (!cel.empty())
+        // The CRD's CEL rules (x-kubernetes-validations) run as on the API
+        // server. Only with --crd: the built-in schemas' rules are Kueue's,
+        // which layer 2 (rules::check_object) implements natively.
+        Diagnostics cel;
+        if (custom && schema->cel_below) {
+            if (cel_compiled.insert({r.ref.api_version, r.ref.kind}).second) {
+                for (const auto& p : openapi::cel_problems(*schema)) {
+                    if (!cel_noted.insert({p.entry->file, p.entry->mark.line, p.entry->mark.col}).second) continue;
+                    diags.add({Severity::Note, p.entry->file, p.entry->mark,
+                               "the x-kubernetes-validations rule " + std::string(p.path.empty() ? "at the root" : "at " + p.path) +
+                                   " of the " + r.ref.kind + " CRD " + p.message +
+                                   (p.message.starts_with("has ") ? "" : "; it is not evaluated"),
+                               "schema.cel-not-evaluated", {}, p.path});
+                }
+            }
+            const auto& all = diags.all();
+            const bool blocked = std::any_of(all.begin() + static_cast<std::ptrdiff_t>(structural_from), all.end(),
+                                             [](const Diagnostic& d) { return openapi::blocks_cel(d); });
+            if (blocked)
                 diags.add({Severity::Note, r.file, r.doc.mark(),
-                           std::to_string(cel.size()) + " CEL rule(s) (x-kubernetes-validations) of the " + r.ref.kind +
-                               " CRD were not evaluated" +
-                               (kueue_kind(r) ? "; Kueue's own rules are checked natively" : ""),
+                           "the CEL rules (x-kubernetes-validations) of the " + r.ref.kind +
+                               " CRD were not evaluated because the object is invalid; correct the errors above "
+                               "to complete validation (the API server skips them too)",
                            "schema.cel-not-evaluated", r.ref, ""});
+            else
+                openapi::validate_cel(*schema, r.doc, r.file, r.ref, cel);
         }
+        const std::size_t native_from = diags.all().size();
         if (kueue_kind(r)) rules::check_object(r, diags);
+        // Kueue's CEL rules are also implemented natively (with finer
+        // positions and rule ids): a CEL finding with the very same message
+        // is the same finding.
+        for (const auto& d : cel.all()) {
+            const auto& all = diags.all();
+            const bool duplicate = std::any_of(all.begin() + static_cast<std::ptrdiff_t>(native_from), all.end(),
+                                               [&](const Diagnostic& n) { return n.message == d.message; });
+            if (!duplicate) diags.add(d);
+        }
     };
     for (const auto& r : checked) check_one(r);
     for (const auto& r : generated) check_one(r);
