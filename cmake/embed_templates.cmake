@@ -1,9 +1,9 @@
-# Writes a C++ source holding every file under ROOT/templates and
-# ROOT/schemas as a byte array, so the binary carries them. Run at build time
+# Writes a C++ source holding every file under ROOT/templates,
+# ROOT/schemas and ROOT/policies as a byte array, so the binary carries them. Run at build time
 # by add_custom_command.
-file(GLOB_RECURSE files RELATIVE "${ROOT}" "${ROOT}/templates/*" "${ROOT}/schemas/*")
+file(GLOB_RECURSE files RELATIVE "${ROOT}" "${ROOT}/templates/*" "${ROOT}/schemas/*" "${ROOT}/policies/*.yaml")
 list(SORT files)
-set(body "// Generated from templates/ and schemas/ by cmake/embed_templates.cmake. Do not edit.\n#include <queueforge/templates.hpp>\n\n#include <algorithm>\n#include <array>\n\nnamespace queueforge {\nnamespace {\n")
+set(body "// Generated from templates/, schemas/ and policies/ by cmake/embed_templates.cmake. Do not edit.\n#include <queueforge/templates.hpp>\n\n#include <algorithm>\n#include <array>\n\nnamespace queueforge {\nnamespace {\n")
 set(table "")
 set(i 0)
 foreach(f IN LISTS files)
@@ -24,6 +24,15 @@ std::optional<std::string_view> find_embedded(std::string_view path) {
 
 std::optional<std::string_view> find_template(std::string_view path) {
     return find_embedded("templates/" + std::string(path));
+}
+
+// Declared in compiler/policy/builtin.hpp: the built-in policies are listed by folder.
+std::vector<std::string> embedded_paths(std::string_view prefix) {
+    std::vector<std::string> out;
+    for (const auto& e : entries)
+        if (!e.path.empty() && e.path.starts_with(prefix)) out.emplace_back(e.path);
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 std::vector<std::string> template_paths(std::string_view prefix) {

@@ -7,6 +7,7 @@
 
 #include <queueforge/emit.hpp>
 #include <queueforge/lower.hpp>
+#include <queueforge/policy.hpp>
 #include <queueforge/report.hpp>
 #include <queueforge/sim_scenarios.hpp>
 #include <queueforge/site_parse.hpp>
@@ -28,7 +29,16 @@ struct CheckFlags {
     bool strict = false;
     bool no_simulate = false;
     bool staged = false;
+    policy::Options policies;
 };
+
+void add_policy_flags(CLI::App& sub, CheckFlags& f) {
+    sub.add_option("--policy", f.policies.paths,
+                   "Also apply the policies in this file or folder: queueforge Policies, ValidatingAdmissionPolicies "
+                   "with their bindings and params (repeatable)");
+    sub.add_option("--disable", f.policies.disabled, "Do not apply the policy with this id (repeatable)");
+    sub.add_flag("--no-builtin-policies", f.policies.no_builtin, "Do not apply queueforge's built-in policies");
+}
 
 // --staged: the paths (and the rendered folder) as they are in the index,
 // written out to a private folder; a partially staged change is judged as it
@@ -91,6 +101,7 @@ int run_check(CheckFlags f) {
     for (const auto& p : paths) inputs.push_back(site_path(p));
     LoadedResources input = load_resources(inputs, diags);
     ValidationSummary summary = validate_all(input, vo, diags);
+    policy::check_policies(input, f.policies, vo.target, diags);
 
     if (!f.no_simulate && !diags.has_errors()) {
         Diagnostics sim_diags;
@@ -138,6 +149,7 @@ Command add_check(CLI::App& app) {
     sub->add_flag("--no-simulate", flags->no_simulate, "Skip the sample workloads' admission simulation");
     sub->add_flag("--staged", flags->staged,
                   "Check the staged content (git index) of the paths, not the work tree (the pre-commit hook)");
+    add_policy_flags(*sub, *flags);
     sub->footer(R"(Examples:
   queueforge check                                  # the site in the current folder
   queueforge check clusters/prod --rendered clusters/prod/rendered -o sarif > results.sarif

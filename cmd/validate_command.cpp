@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <queueforge/policy.hpp>
 #include <queueforge/report.hpp>
 #include <queueforge/validate.hpp>
 
@@ -18,7 +19,16 @@ struct ValidateFlags {
     bool strict = false;
     bool ignore_missing = false;
     bool summary = false;
+    policy::Options policies;
 };
+
+void add_policy_flags(CLI::App& sub, ValidateFlags& f) {
+    sub.add_option("--policy", f.policies.paths,
+                   "Also apply the policies in this file or folder: queueforge Policies, ValidatingAdmissionPolicies "
+                   "with their bindings and params (repeatable)");
+    sub.add_option("--disable", f.policies.disabled, "Do not apply the policy with this id (repeatable)");
+    sub.add_flag("--no-builtin-policies", f.policies.no_builtin, "Do not apply queueforge's built-in policies");
+}
 
 int run_validate(const ValidateFlags& f) {
     auto format = parse_report_format(f.output);
@@ -40,6 +50,7 @@ int run_validate(const ValidateFlags& f) {
     Diagnostics diags;
     LoadedResources input = load_resources(f.paths, diags);
     ValidationSummary summary = validate_all(input, opts, diags);
+    policy::check_policies(input, f.policies, opts.target, diags);
     if (f.strict) diags.promote_warnings();
     diags.sort();
 
@@ -65,10 +76,12 @@ Command add_validate(CLI::App& app) {
     sub->add_flag("--strict", flags->strict, "Treat warnings as errors");
     sub->add_flag("--ignore-missing-schemas", flags->ignore_missing, "Skip kinds without a schema instead of failing");
     sub->add_flag("--summary", flags->summary, "Print the number of objects checked per kind");
+    add_policy_flags(*sub, *flags);
     sub->footer(R"(Examples:
   queueforge validate manifests/
   kubectl get clusterqueues,localqueues,resourceflavors -A -o yaml | queueforge validate -
   queueforge validate --crd crds/ --target rhoai-2.19 -o sarif manifests/ > results.sarif
+  queueforge validate --policy policies/ --disable default-local-queue manifests/
 
 Exit codes: 0 no finding at or above the fail level, 1 findings, 2 usage or I/O error.)");
     return {sub, [flags] { return run_validate(*flags); }};

@@ -1,0 +1,175 @@
+// ValidatingAdmissionPolicies evaluated offline, for each input object as if
+// it were being created: matchConstraints and the binding's matchResources,
+// matchConditions, variables and validations with `object`, `oldObject`
+// (null), `request`, `params` and `namespaceObject` bound; failures reported
+// at the severity of the binding's validationActions. `authorizer` is not
+// available offline: expressions using it are skipped with a warning.
+#include "policy/evaluate.hpp"
+
+#include "policy/findings.hpp"
+#include "policy/match.hpp"
+#include "policy/params.hpp"
+#include "policy/parse.hpp"
+
+#include <algorithm>
+
+namespace queueforge::policy {
+
+namespace {
+
+using K = cel::Value::Kind;
+
+cel::Value str(std::string s) { return cel::Value::string(std::move(s)); }
+cel::Value map(cel::Value::MapEntries e) { return cel::Value::map(std::move(e)); }
+
+// admission.Request of a CREATE by an anonymous GitOps user.
+cel::Value request_of(const Resource& r) {
+    const std::string group = group_of(r.ref.api_version), version = version_of(r.ref.api_version);
+    cel::Value kind = map({{str("group"), str(group)}, {str("version"), str(version)}, {str("kind"), str(r.ref.kind)}});
+    cel::Value resource =
+        map({{str("group"), str(group)}, {str("version"), str(version)}, {str("resource"), str(resource_of(r.ref.kind))}});
+    cel::Value user = map({{str("username"), str("queueforge")},
+                           {str("uid"), str("")},
+                           {str("groups"), cel::Value::list({str("system:authenticated")})}});
+    return map({{str("operation"), str("CREATE")},
+                {str("name"), str(r.ref.name)},
+                {str("namespace"), str(r.ref.namespace_)},
+                {str("kind"), kind},
+                {str("resource"), resource},
+                {str("requestKind"), kind},
+                {str("requestResource"), resource},
+                {str("subResource"), str("")},
+                {str("uid"), str("")},
+                {str("dryRun"), cel::Value::boolean(false)},
+                {str("userInfo"), user}});
+}
+
+Severity severity_of(const std::vector<Action>& actions) {
+    if (std::find(actions.begin(), actions.end(), Action::Deny) != actions.end()) return Severity::Error;
+    if (std::find(actions.begin(), actions.end(), Action::Warn) != actions.end()) return Severity::Warning;
+    return Severity::Note;
+}
+
+class Run {
+public:
+    Run(const Data& d, const AdmissionPolicy& p, const AdmissionBinding& b, const Cluster& c, Diagnostics& out)
+        : d_(d), p_(p), b_(b), c_(c), out_(out), severity_(severity_of(b.actions)) {
+        eo_.cost_limit = c.cost_limit;
+        act_["oldObject"] = cel::Value::null();
+    }
+
+    void run() {
+        for (std::size_t i = 0; i < c_.objects.size(); ++i) {
+            const Resource& r = c_.objects[i];
+            std::size_t ns_index = 0;
+            const Resource* ns = namespaced(r) ? c_.namespace_object(r.ref.namespace_, &ns_index) : nullptr;
+            const Labels ns_labels = ns ? labels_of(ns->doc) : Labels{};
+            if (!p_.constraints || !resources_match(*p_.constraints, r, ns_labels)) continue;
+            if (b_.match && !resources_match(*b_.match, r, ns_labels)) continue;
+            act_["object"] = c_.values[i];
+            act_["request"] = request_of(r);
+            act_["namespaceObject"] = ns ? c_.values[ns_index] : cel::Value::null();
+            with_params(i);
+        }
+    }
+
+private:
+    void with_params(std::size_t i) {
+        if (p_.param_kind.empty()) {
+            act_["params"] = cel::Value::null();
+            return evaluate(i);
+        }
+        if (!b_.param_ref)
+            return failure(i, "policy " + p_.name + " has paramKind " + p_.param_kind + " but binding " + b_.name +
+                                  " has no paramRef");
+        auto params = find_params(d_, p_, *b_.param_ref, c_.objects[i]);
+        if (params.empty()) {
+            if (b_.param_ref->deny_when_missing)
+                failure(i, "no params found for binding " + b_.name + " (" + p_.param_kind + " " +
+                               (b_.param_ref->name.empty() ? std::string("by selector") : b_.param_ref->name) +
+                               ") among the --policy inputs; parameterNotFoundAction is Deny");
+            return;
+        }
+        for (const Resource* param : params) {
+            act_["params"] = cel::from_node(param->doc);
+            evaluate(i);
+        }
+    }
+
+    void evaluate(std::size_t i) {
+        for (const auto& cond : p_.conditions) {
+            if (names_authorizer(cond.expr.source)) return;  // reported once per policy
+            cel::Value v = cond.expr.program.eval(act_, eo_);
+            if (v.kind() == K::Bool) {
+                if (!v.as_bool()) return;
+                continue;
+            }
+            const std::string err = v.is_error() ? v.error_message() : "expected bool, got " + v.type_name();
+            if (p_.fail_closed) failure(i, "matchCondition " + cond.name + " resulted in error: " + err);
+            return;
+        }
+        bind_variables(p_.variables, act_, eo_);
+        for (const auto& val : p_.validations) {
+            if (names_authorizer(val.expr.source)) continue;
+            cel::Value v = val.expr.program.eval(act_, eo_);
+            if (v.kind() == K::Bool) {
+                if (!v.as_bool()) deny(i, message(val), val.reason);
+                continue;
+            }
+            const std::string err = v.is_error() ? v.error_message() : "expected bool, got " + v.type_name();
+            if (p_.fail_closed) failure(i, "expression '" + excerpt(val.expr.source) + "' resulted in error: " + err);
+        }
+    }
+
+    std::string message(const Validation& val) {
+        if (val.message_expr && !names_authorizer(val.message_expr->source)) {
+            cel::Value m = val.message_expr->program.eval(act_, eo_);
+            // The API server keeps the static message when messageExpression
+            // fails or gives an empty or multi-line string.
+            if (m.kind() == K::String && !m.as_string().empty() && m.as_string().find('\n') == std::string::npos)
+                return m.as_string();
+        }
+        if (!val.message.empty()) return val.message;
+        return "failed expression: " + excerpt(val.expr.source);
+    }
+
+    // The wording of the API server's admission responses.
+    void deny(std::size_t i, const std::string& msg, const std::string& reason) {
+        std::string text = severity_ == Severity::Error
+                               ? "ValidatingAdmissionPolicy '" + p_.name + "' with binding '" + b_.name + "' denied request: " + msg
+                               : "Validation failed for ValidatingAdmissionPolicy '" + p_.name + "' with binding '" +
+                                     b_.name + "': " + msg;
+        if (!reason.empty()) text += " (reason: " + reason + ")";
+        report(c_, {severity_, p_.name, text, i, {}}, out_);
+    }
+
+    void failure(std::size_t i, const std::string& why) { deny(i, why, {}); }
+
+    const Data& d_;
+    const AdmissionPolicy& p_;
+    const AdmissionBinding& b_;
+    const Cluster& c_;
+    Diagnostics& out_;
+    Severity severity_;
+    cel::Activation act_;
+    cel::EvalOptions eo_;
+};
+
+}  // namespace
+
+void evaluate_admission(const Data& d, const Cluster& c, Diagnostics& out) {
+    for (const auto& p : d.admission) {
+        std::vector<const AdmissionBinding*> bindings;
+        for (const auto& b : d.bindings)
+            if (b.policy_name == p.name) bindings.push_back(&b);
+        // Unbound policies are inert in a cluster; offline they are checked
+        // as if bound with Deny (as kyverno apply does), and said so.
+        AdmissionBinding implicit{.name = "(none)", .file = p.file, .mark = p.mark, .policy_name = p.name,
+                                  .actions = {Action::Deny}};
+        if (bindings.empty() && !p.param_kind.empty()) continue;  // no paramRef to find params by
+        if (bindings.empty()) bindings.push_back(&implicit);
+        for (const AdmissionBinding* b : bindings) Run(d, p, *b, c, out).run();
+    }
+}
+
+}  // namespace queueforge::policy
