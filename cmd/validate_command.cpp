@@ -25,8 +25,10 @@ struct ValidateFlags {
 void add_policy_flags(CLI::App& sub, ValidateFlags& f) {
     sub.add_option("--policy", f.policies.paths,
                    "Also apply the policies in this file or folder: queueforge Policies, ValidatingAdmissionPolicies "
-                   "with their bindings and params (repeatable)");
-    sub.add_option("--disable", f.policies.disabled, "Do not apply the policy with this id (repeatable)");
+                   "with their bindings and params (repeatable)")
+        ->allow_extra_args(false);
+    sub.add_option("--disable", f.policies.disabled, "Do not apply the policy with this id (repeatable)")
+        ->allow_extra_args(false);
     sub.add_flag("--no-builtin-policies", f.policies.no_builtin, "Do not apply queueforge's built-in policies");
 }
 
