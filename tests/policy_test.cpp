@@ -167,7 +167,7 @@ TEST_CASE("policy: shipped policies point at the right object and field", "[poli
     auto s = with_rule(eval("rhoai-single-cluster-queue/fail.yaml", "rhoai-2.10"), "rhoai-single-cluster-queue");
     REQUIRE(s.size() == 1);
     CHECK(s[0].object.name == "team-b");
-    CHECK(s[0].message.find("supports only a single ClusterQueue per cluster; the input has 2 (team-a, team-b)") !=
+    CHECK(s[0].message.find("supports only a single ClusterQueue per cluster; the input has 2, and team-b is one beyond the first (team-a)") !=
           std::string::npos);
 
     auto c = with_rule(eval("rhoai-no-shared-cohorts/fail.yaml", "rhoai-2.19"), "rhoai-no-shared-cohorts");
@@ -653,6 +653,22 @@ spec:
     d3.warning("site.yaml", {9, 5}, "kept", "target.support");
     policy::check_policies(in, {.no_builtin = true}, std::nullopt, d3);
     CHECK(d3.all().size() == 1);
+
+    // A replacing policy that cannot be evaluated leaves the compiler's check in place.
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "p.yaml",
+                        policy_doc("broken-restatement", "  severity: error\n  replaces: [xref.other, xref.gone]\n"
+                                                         "  validations: [{expression: 'object.nope'}]\n") +
+                            "---\n" + policy_doc("fine-restatement", "  severity: error\n  replaces: [xref.gone]\n"
+                                                                      "  validations: [{expression: 'true'}]\n"));
+    Diagnostics d4;
+    d4.warning("site.yaml", {9, 5}, "kept", "xref.other");
+    d4.warning("site.yaml", {9, 5}, "kept too: a failed policy replaces it as well", "xref.gone");
+    policy::check_policies(in, {.paths = {(tmp.path / "p.yaml").string()}, .no_builtin = true}, std::nullopt, d4);
+    INFO(dump(d4));
+    CHECK(with_rule(d4, "xref.other").size() == 1);
+    CHECK(with_rule(d4, "xref.gone").size() == 1);
+    CHECK_FALSE(with_rule(d4, "broken-restatement").empty());
 }
 
 TEST_CASE("policy: validate and check run the built-in and --policy policies", "[policy]") {

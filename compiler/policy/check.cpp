@@ -8,6 +8,8 @@
 #include "policy/cluster.hpp"
 #include "policy/evaluate.hpp"
 
+#include <set>
+
 namespace queueforge::policy {
 
 namespace {
@@ -73,13 +75,15 @@ std::optional<ClusterInput> render_site(const Resource& r, const std::optional<T
 
 }  // namespace
 
-void evaluate(const PolicySet& set, const std::vector<Resource>& objects, const std::optional<Target>& target,
-              const Options& opts, Diagnostics& diags) {
+Outcome evaluate(const PolicySet& set, const std::vector<Resource>& objects, const std::optional<Target>& target,
+                 const Options& opts, Diagnostics& diags) {
     const Data& d = set.data();
-    if (d.policies.empty() && d.admission.empty()) return;
+    if (d.policies.empty() && d.admission.empty()) return {};
     Cluster c(objects, target, opts.cost_limit);
-    for (const auto& p : d.policies) evaluate_policy(p, c, diags);
-    evaluate_admission(d, c, diags);
+    std::set<std::string> failed;
+    for (const auto& p : d.policies) evaluate_policy(p, c, diags, failed);
+    evaluate_admission(d, c, diags, failed);
+    return {{failed.begin(), failed.end()}};
 }
 
 void check_policies(LoadedResources& input, const Options& opts, const std::optional<Target>& target,
@@ -90,27 +94,42 @@ void check_policies(LoadedResources& input, const Options& opts, const std::opti
     // One site is one cluster, and the manifests beside it belong to it; with
     // several sites each is its own cluster and the manifests another.
     std::vector<ClusterInput> sites;
-    ClusterInput plain{{}, target};
+    std::vector<const Resource*> plain;
     for (const auto& r : input.resources) {
-        if (!is_site(r)) plain.objects.push_back(r);
+        if (!is_site(r)) plain.push_back(&r);
         else if (auto c = render_site(r, target)) sites.push_back(std::move(*c));
     }
-    if (sites.size() == 1) {
+    std::set<std::string> failed;
+    auto run = [&](const std::vector<Resource>& objects, const std::optional<Target>& t) {
+        for (auto& id : evaluate(set, objects, t, opts, found).failed) failed.insert(std::move(id));
+    };
+    if (sites.empty()) {
+        run(input.resources, target);  // the common case: no copy
+    } else if (sites.size() == 1) {
         auto& only = sites.front();
-        only.objects.insert(only.objects.begin(), plain.objects.begin(), plain.objects.end());
-        evaluate(set, only.objects, only.target, opts, found);
+        std::vector<Resource> all;
+        all.reserve(plain.size() + only.objects.size());
+        for (const Resource* r : plain) all.push_back(*r);
+        for (auto& r : only.objects) all.push_back(std::move(r));
+        run(all, only.target);
     } else {
-        for (const auto& s : sites) evaluate(set, s.objects, s.target, opts, found);
-        if (!plain.objects.empty()) evaluate(set, plain.objects, plain.target, opts, found);
+        for (const auto& s : sites) run(s.objects, s.target);
+        std::vector<Resource> rest;
+        for (const Resource* r : plain) rest.push_back(*r);
+        if (!rest.empty()) run(rest, target);
     }
 
     // The loaded policies restate these checks of the compiler; keeping both
-    // would report everything twice, and --disable could not silence it.
-    const auto& replaced = set.data().replaced;
-    if (!replaced.empty()) {
+    // would report everything twice, and --disable could not silence it. A
+    // policy that failed to evaluate leaves the compiler's check in place.
+    std::set<std::string> dropped = set.data().replaced;
+    for (const auto& p : set.data().policies)
+        if (failed.count(p.id))
+            for (const auto& rule : p.replaces) dropped.erase(rule);
+    if (!dropped.empty()) {
         Diagnostics kept;
         for (const auto& d : diags.all())
-            if (!replaced.count(d.rule)) kept.add(d);
+            if (!dropped.count(d.rule)) kept.add(d);
         diags = std::move(kept);
     }
     diags.append(found);

@@ -74,7 +74,8 @@ void collect(const cel::Value& v, const Cluster& c, std::vector<Violation>& out,
 
 class Run {
 public:
-    Run(const Policy& p, const Cluster& c, Diagnostics& out) : p_(p), c_(c), out_(out) {
+    Run(const Policy& p, const Cluster& c, Diagnostics& out, std::set<std::string>& failed)
+        : p_(p), c_(c), out_(out), failed_(failed) {
         act_["objects"] = c.all;
         act_["params"] = p.params;
         act_["target"] = c.target_value;
@@ -95,6 +96,7 @@ public:
 
 private:
     void fail(std::size_t at, const std::string& what, const cel::Value& err) {
+        failed_.insert(p_.id);
         report(c_, {p_.severity, p_.id, "policy " + p_.id + ": " + what + " could not be evaluated: " + describe(err), at, {}},
                out_);
     }
@@ -160,6 +162,7 @@ private:
     const Policy& p_;
     const Cluster& c_;
     Diagnostics& out_;
+    std::set<std::string>& failed_;
     cel::Activation act_;
     cel::EvalOptions eo_;
 };
@@ -170,13 +173,13 @@ void bind_variables(const std::vector<NamedExpression>& vars, cel::Activation& a
     for (const auto& v : vars) act["variables." + v.name] = v.expr.program.eval(act, eo);
 }
 
-void evaluate_policy(const Policy& p, const Cluster& c, Diagnostics& out) {
+void evaluate_policy(const Policy& p, const Cluster& c, Diagnostics& out, std::set<std::string>& failed) {
     if (p.targets && (!c.target || !p.targets->matches(*c.target))) return;
     std::vector<std::size_t> matched;
     for (std::size_t i = 0; i < c.objects.size(); ++i)
         if (kinds_match(p.kinds, c.objects[i])) matched.push_back(i);
     if (matched.empty()) return;
-    Run run(p, c, out);
+    Run run(p, c, out, failed);
     if (p.scope == Scope::Object) run.object_scope(matched);
     else run.set_scope(matched);
 }

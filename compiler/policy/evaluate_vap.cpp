@@ -52,8 +52,9 @@ Severity severity_of(const std::vector<Action>& actions) {
 
 class Run {
 public:
-    Run(const Data& d, const AdmissionPolicy& p, const AdmissionBinding& b, const Cluster& c, Diagnostics& out)
-        : d_(d), p_(p), b_(b), c_(c), out_(out), severity_(severity_of(b.actions)) {
+    Run(const Data& d, const AdmissionPolicy& p, const AdmissionBinding& b, const Cluster& c, Diagnostics& out,
+        std::set<std::string>& failed)
+        : d_(d), p_(p), b_(b), c_(c), out_(out), failed_(failed), severity_(severity_of(b.actions)) {
         eo_.cost_limit = c.cost_limit;
         act_["oldObject"] = cel::Value::null();
     }
@@ -105,6 +106,7 @@ private:
                 continue;
             }
             const std::string err = v.is_error() ? v.error_message() : "expected bool, got " + v.type_name();
+            failed_.insert(p_.name);
             if (p_.fail_closed) failure(i, "matchCondition " + cond.name + " resulted in error: " + err);
             return;
         }
@@ -117,6 +119,7 @@ private:
                 continue;
             }
             const std::string err = v.is_error() ? v.error_message() : "expected bool, got " + v.type_name();
+            failed_.insert(p_.name);
             if (p_.fail_closed) failure(i, "expression '" + excerpt(val.expr.source) + "' resulted in error: " + err);
         }
     }
@@ -150,6 +153,7 @@ private:
     const AdmissionBinding& b_;
     const Cluster& c_;
     Diagnostics& out_;
+    std::set<std::string>& failed_;
     Severity severity_;
     cel::Activation act_;
     cel::EvalOptions eo_;
@@ -157,7 +161,7 @@ private:
 
 }  // namespace
 
-void evaluate_admission(const Data& d, const Cluster& c, Diagnostics& out) {
+void evaluate_admission(const Data& d, const Cluster& c, Diagnostics& out, std::set<std::string>& failed) {
     for (const auto& p : d.admission) {
         std::vector<const AdmissionBinding*> bindings;
         for (const auto& b : d.bindings)
@@ -168,7 +172,7 @@ void evaluate_admission(const Data& d, const Cluster& c, Diagnostics& out) {
                                   .actions = {Action::Deny}};
         if (bindings.empty() && !p.param_kind.empty()) continue;  // no paramRef to find params by
         if (bindings.empty()) bindings.push_back(&implicit);
-        for (const AdmissionBinding* b : bindings) Run(d, p, *b, c, out).run();
+        for (const AdmissionBinding* b : bindings) Run(d, p, *b, c, out, failed).run();
     }
 }
 

@@ -63,16 +63,24 @@ PolicySet load_policies(const Options& opts, Diagnostics& diags, std::vector<Sou
 PolicySet load_policies_from_text(const std::string& file, const std::string& text, const Options& opts,
                                   Diagnostics& diags);
 
+// What an evaluation reports beside its findings.
+struct Outcome {
+    // Ids of the policies with an expression that could not be evaluated
+    // (a runtime error, the cost limit), sorted.
+    std::vector<std::string> failed;
+};
+
 // Evaluates every policy over the objects of one cluster. `target` is what
 // the cluster runs (policies with `match.targets` are skipped without one).
 // Findings are appended to `diags` in a deterministic order.
-void evaluate(const PolicySet& set, const std::vector<Resource>& objects, const std::optional<Target>& target,
-              const Options& opts, Diagnostics& diags);
+Outcome evaluate(const PolicySet& set, const std::vector<Resource>& objects, const std::optional<Target>& target,
+                 const Options& opts, Diagnostics& diags);
 
 // What `validate` and `check` call after validate_all: loads the policies,
 // compiles the sites among `input` (policies see their rendered objects and
 // their pools as Node objects), evaluates, and drops the compiler's findings
-// whose rules the loaded policies replace. `target` is --target.
+// whose rules the loaded policies replace -- unless a replacing policy could
+// not be evaluated, so a check is never lost. `target` is --target.
 void check_policies(LoadedResources& input, const Options& opts, const std::optional<Target>& target,
                     Diagnostics& diags);
 
