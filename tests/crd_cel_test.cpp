@@ -797,3 +797,58 @@ TEST_CASE("crd cel: no false positives on queueforge's own examples, rendered", 
     }
     CHECK(evaluated >= 40);  // Kueue v0.6.2 (seed-minimal) has no CEL rules yet
 }
+
+namespace {
+
+// The k-th node of `n` in pre-order (k counts down), or nullptr.
+Node* nth_node(Node& n, std::size_t& k) {
+    if (k == 0) return &n;
+    --k;
+    if (n.is_seq())
+        for (auto& i : n.items())
+            if (Node* hit = nth_node(i, k)) return hit;
+    if (n.is_map())
+        for (auto& e : n.entries())
+            if (Node* hit = nth_node(e.value, k)) return hit;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("crd cel: hostile values anywhere in real objects never crash the evaluation", "[crdcel]") {
+    QF_NEED_UPSTREAM(up);
+    Diagnostics load;
+    oa::SchemaSet set;
+    oa::load_crds({(up / "kueue/v0.19.2").string()}, set, load);
+    auto loaded = load_resources({(up / "kueue-examples").string()}, load);
+    const std::vector<Node> hostile = {
+        Node::null_value(), Node::string("x"), Node::integer(-7), Node::scalar(Node::Kind::Float, "1e308"),
+        Node::sequence(), Node::mapping(), doc_of("[null, {a: [1, {b: c}]}]"), doc_of("{a: {b: [1]}, c: null}"),
+    };
+    std::size_t runs = 0, findings = 0;
+    for (const auto& r : loaded.resources) {
+        const oa::Schema* schema = set.find(r.ref.api_version, r.ref.kind);
+        if (!schema || !schema->cel_below) continue;
+        for (std::size_t at = 1;; ++at) {
+            Node probe = r.doc;
+            std::size_t k = at;
+            Node* target = nth_node(probe, k);
+            if (!target) break;
+            for (const auto& h : hostile) {
+                Node mutated = probe;
+                std::size_t k2 = at;
+                *nth_node(mutated, k2) = h;
+                Diagnostics d;
+                // Run the rules even where the server would not (blocking
+                // errors): conversion must cope with any shape.
+                oa::validate_cel(*schema, mutated, r.file, r.ref, d);
+                for (const auto& x : d.all()) CHECK(x.rule == "schema.cel");
+                findings += d.all().size();
+                ++runs;
+            }
+        }
+    }
+    CHECK(runs > 1000);
+    CHECK(findings > 0);
+    if (std::getenv("QF_CEL_COUNTS")) std::printf("hostile values: %zu runs, %zu findings\n", runs, findings);
+}
