@@ -334,6 +334,10 @@ TEST_CASE("vap: matchConditions, failurePolicy, variables and the CREATE request
     CHECK(with_rule(run(policy("Ignore", "  matchConditions: [{name: broken, expression: 'object.nope == 1'}]\n", "'false'"), objects),
                     "p")
               .empty());
+    // matchConditions cannot see variables, not even the previous object's.
+    auto stale = run(policy("Fail", "  matchConditions: [{name: usesVariable, expression: \"variables.ns == ''\"}]\n", "'true'"), objects);
+    REQUIRE(with_rule(stale, "p").size() == 3);
+    for (const auto& f : with_rule(stale, "p")) CHECK(f.message.find("undeclared reference") != std::string::npos);
     // A non-bool validation is an error too.
     auto nonbool = run(policy("Fail", "", "'1'"), objects);
     CHECK(with_rule(nonbool, "p")[0].message.find("expected bool, got int") != std::string::npos);

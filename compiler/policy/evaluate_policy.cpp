@@ -103,6 +103,7 @@ private:
 
     // One evaluation: `at` is the object findings default to.
     void once(std::size_t at) {
+        unbind_variables(p_.variables, act_);
         for (const auto& cond : p_.conditions) {
             cel::Value v = cond.expr.program.eval(act_, eo_);
             if (v.kind() == K::Bool) {
@@ -170,7 +171,12 @@ private:
 }  // namespace
 
 void bind_variables(const std::vector<NamedExpression>& vars, cel::Activation& act, const cel::EvalOptions& eo) {
-    for (const auto& v : vars) act["variables." + v.name] = v.expr.program.eval(act, eo);
+    for (const auto& v : vars) act[v.key] = v.expr.program.eval(act, eo);
+}
+
+void unbind_variables(const std::vector<NamedExpression>& vars, cel::Activation& act) {
+    for (const auto& v : vars)
+        if (auto it = act.find(v.key); it != act.end()) act.erase(it);
 }
 
 void evaluate_policy(const Policy& p, const Cluster& c, Diagnostics& out, std::set<std::string>& failed) {

@@ -98,6 +98,7 @@ private:
     }
 
     void evaluate(std::size_t i) {
+        unbind_variables(p_.variables, act_);
         for (const auto& cond : p_.conditions) {
             if (names_authorizer(cond.expr.source)) return;  // reported once per policy
             cel::Value v = cond.expr.program.eval(act_, eo_);

@@ -38,7 +38,12 @@ std::string excerpt(const std::string& expression) {
         s += ch;
     }
     constexpr std::size_t kMax = 80;
-    if (s.size() > kMax) s = s.substr(0, kMax - 3) + "...";
+    if (s.size() > kMax) {
+        std::size_t cut = kMax - 3;
+        // Not inside a UTF-8 sequence: back up over continuation bytes.
+        while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+        s = s.substr(0, cut) + "...";
+    }
     return s;
 }
 

@@ -26,6 +26,7 @@ struct Expression {
 struct NamedExpression {
     std::string name;
     Expression expr;
+    std::string key;  // "variables.<name>", the activation entry of a variable
 };
 
 struct Validation {

@@ -113,7 +113,7 @@ std::vector<NamedExpression> DocReader::named_expressions(const Node* map, std::
             error(name_node->mark(), path + ".name: \"" + *name + "\" is given twice");
             continue;
         }
-        out.push_back({*name, std::move(*expr)});
+        out.push_back({*name, std::move(*expr), "variables." + *name});
     }
     return out;
 }
