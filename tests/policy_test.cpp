@@ -513,6 +513,16 @@ TEST_CASE("policy: invalid policies are clear errors at the policy file's line:c
             }
         CHECK(found);
     }
+    // No metadata: one error, about that.
+    {
+        Diagnostics d;
+        policy::load_policies_from_text("p.yaml", "apiVersion: queueforge.io/v1alpha1\nkind: Policy\nspec:\n  severity: error\n"
+                                                  "  validations: [{expression: 'true'}]\n",
+                                        {.no_builtin = true}, d);
+        INFO(dump(d));
+        REQUIRE(d.all().size() == 1);
+        CHECK(d.all()[0].message == "Policy: metadata.name is required (the policy id)");
+    }
     // Other broken documents.
     for (const std::string text : {"apiVersion: queueforge.io/v1alpha1\nkind: Policy\nmetadata: {name: Bad_Id}\nspec: {}\n",
                                    "apiVersion: queueforge.io/v1alpha1\nkind: Policy\nmetadata: {name: a}\n",
@@ -740,4 +750,32 @@ spec:
     auto c2 = run_cli("check --no-simulate --disable rhoai-no-shared-cohorts " +
                       shell_quote((qf_test::source_dir() / "examples/multi-team").string()));
     CHECK(c2.out.find("shared") == std::string::npos);
+}
+
+TEST_CASE("policy: truncated and corrupted policy files never crash", "[policy]") {
+    // Every shipped policy cut short at many points, and with one character
+    // replaced: loading reports errors (or not), evaluating never crashes.
+    const std::string objects = qf_test::read_text(qf_test::source_dir() / "tests/fixtures/policies/quota-within-capacity/fail.yaml") +
+                                "---\n" + kQueue;
+    LoadedResources in;
+    Diagnostics ld;
+    load_resources_from_text("objects.yaml", objects, in, ld);
+    REQUIRE(ld.empty());
+    std::size_t loaded = 0, rejected = 0;
+    for (const auto& id : kShipped) {
+        const std::string text = qf_test::read_text(qf_test::source_dir() / "policies" / (id + ".yaml"));
+        for (std::size_t cut = 0; cut < text.size(); cut += 11) {
+            for (const std::string& variant : {text.substr(0, cut), text.substr(0, cut) + ")" + text.substr(cut + 1),
+                                               text.substr(0, cut) + "'" + text.substr(cut)}) {
+                Diagnostics d;
+                auto set = policy::load_policies_from_text("p.yaml", variant, {.no_builtin = true}, d);
+                policy::evaluate(set, in.resources, target("rhoai-2.19"), {}, d);
+                (set.ids().empty() ? rejected : loaded) += 1;
+                for (const auto& x : d.all())
+                    if (x.rule == "policy.invalid") CHECK(x.mark.known());
+            }
+        }
+    }
+    CHECK(loaded > 0);
+    CHECK(rejected > 0);
 }

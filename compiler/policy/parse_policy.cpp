@@ -24,8 +24,11 @@ std::optional<Severity> severity_of(std::string_view s) {
 // metadata.name as the policy id.
 std::optional<std::string> read_id(const Resource& r, DocReader& rd) {
     const Node* meta = r.doc.find("metadata");
-    if (!rd.expect_map(meta ? meta : &r.doc, "metadata", {"name", "labels", "annotations"})) return std::nullopt;
-    if (!meta) return std::nullopt;
+    if (!meta) {
+        rd.error(r.doc.mark(), r.ref.kind + ": metadata.name is required (the policy id)");
+        return std::nullopt;
+    }
+    if (!rd.expect_map(meta, "metadata", {"name", "labels", "annotations"})) return std::nullopt;
     auto name = rd.text(meta, "name", "metadata", true);
     if (!name) return std::nullopt;
     if (!valid_id(*name)) {
