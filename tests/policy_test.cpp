@@ -779,3 +779,24 @@ TEST_CASE("policy: truncated and corrupted policy files never crash", "[policy]"
     CHECK(loaded > 0);
     CHECK(rejected > 0);
 }
+
+TEST_CASE("policy: each site is its own cluster; manifests beside one site join it", "[policy]") {
+    auto site = [](const std::string& name, const std::string& team) {
+        return "apiVersion: queueforge.io/v1alpha1\nkind: Site\nmetadata: {name: " + name + "}\nspec:\n  target: rhoai-2.10\n"
+               "  pools: [{name: cpu, nodes: 2, allocatable: {cpu: 8}}]\n  teams:\n  - name: " + team +
+               "\n    namespaces: [" + team + "]\n    quota: [{pool: cpu, nominal: {cpu: 8}}]\n";
+    };
+    const std::string extra = "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata: {name: hand-written}\n"
+                              "spec: {namespaceSelector: {}}\n";
+    auto count = [](const std::vector<std::pair<std::string, std::string>>& files) {
+        LoadedResources in;
+        Diagnostics d;
+        for (const auto& [name, text] : files) load_resources_from_text(name, text, in, d);
+        policy::check_policies(in, {}, std::nullopt, d);
+        INFO(dump(d));
+        return with_rule(d, "rhoai-single-cluster-queue").size();
+    };
+    CHECK(count({{"a.yaml", site("a", "alpha")}}) == 0);
+    CHECK(count({{"a.yaml", site("a", "alpha")}, {"b.yaml", site("b", "beta")}}) == 0);  // two clusters
+    CHECK(count({{"a.yaml", site("a", "alpha")}, {"cq.yaml", extra}}) == 1);             // one cluster, two queues
+}

@@ -1,79 +1,14 @@
 // The entry points: evaluating a loaded set over one cluster, and the
-// validate/check hook that finds the clusters in the input -- a site is
-// compiled so that policies see what it renders (and its pools as Nodes).
-#include <queueforge/lower.hpp>
+// validate/check hook that finds the clusters in the input.
 #include <queueforge/policy.hpp>
-#include <queueforge/site_parse.hpp>
 
 #include "policy/cluster.hpp"
 #include "policy/evaluate.hpp"
+#include "policy/sites.hpp"
 
 #include <set>
 
 namespace queueforge::policy {
-
-namespace {
-
-bool is_site(const Resource& r) { return r.ref.kind == "Site" && r.ref.api_version.starts_with("queueforge.io/"); }
-
-struct ClusterInput {
-    std::vector<Resource> objects;
-    std::optional<Target> target;
-};
-
-// The pools of a site as Node objects (allocatable = nodes x per-node
-// allocatable), as validate_all builds them for its capacity check.
-void add_pool_nodes(const site::Site& s, const std::string& file, std::vector<Resource>& out) {
-    for (const auto& p : s.pools) {
-        if (!p.nodes || p.allocatable.empty()) continue;
-        Node doc = Node::mapping(p.mark);
-        doc.set("apiVersion", Node::string("v1"));
-        doc.set("kind", Node::string("Node"));
-        Node meta = Node::mapping(p.mark);
-        meta.set("name", Node::string(p.name.value + ".pool"));
-        Node labels = Node::mapping();
-        for (const auto& [k, v] : p.node_labels) labels.set(k.value, Node::string(v.value));
-        meta.set("labels", std::move(labels));
-        doc.set("metadata", std::move(meta));
-        Node alloc = Node::mapping();
-        for (const auto& a : p.allocatable)
-            if (auto total = a.absolute->mul(p.nodes->value)) alloc.set(a.resource, Node::string(total->to_string()));
-        Node status = Node::mapping();
-        status.set("allocatable", std::move(alloc));
-        doc.set("status", std::move(status));
-        Resource r;
-        r.file = file;
-        r.doc = std::move(doc);
-        r.ref = {"v1", "Node", "", p.name.value + ".pool"};
-        out.push_back(std::move(r));
-    }
-}
-
-// A site's rendered objects, positioned at the site elements they come from.
-// Compile problems were reported by validate_all already, so they are dropped.
-std::optional<ClusterInput> render_site(const Resource& r, const std::optional<Target>& target) {
-    Diagnostics ignored;
-    auto s = parse_site(r.doc, r.file, ignored);
-    if (!s) return std::nullopt;
-    LowerOptions lo;
-    if (target) lo.target_override = target->name;
-    auto lowered = lower_site(*s, ignored, lo);
-    if (!lowered) return std::nullopt;
-    ClusterInput c;
-    c.target = lowered->target;
-    for (auto& o : lowered->objects) {
-        Resource g;
-        g.file = r.file;
-        g.doc = std::move(o.doc);
-        g.doc.set_mark(o.origin);
-        g.ref = {o.api_version, o.kind, o.namespace_, o.name};
-        c.objects.push_back(std::move(g));
-    }
-    add_pool_nodes(*s, r.file, c.objects);
-    return c;
-}
-
-}  // namespace
 
 Outcome evaluate(const PolicySet& set, const std::vector<Resource>& objects, const std::optional<Target>& target,
                  const Options& opts, Diagnostics& diags) {
@@ -86,20 +21,21 @@ Outcome evaluate(const PolicySet& set, const std::vector<Resource>& objects, con
     return {{failed.begin(), failed.end()}};
 }
 
-void check_policies(LoadedResources& input, const Options& opts, const std::optional<Target>& target,
-                    Diagnostics& diags) {
-    Diagnostics found;
-    PolicySet set = load_policies(opts, found, &input.sources);
+namespace {
 
-    // One site is one cluster, and the manifests beside it belong to it; with
-    // several sites each is its own cluster and the manifests another.
+// Evaluates over the clusters of the input: one site is one cluster, and
+// the manifests beside it belong to it; with several sites each is its own
+// cluster and the manifests another. Returns the policies that failed.
+std::set<std::string> evaluate_input(const PolicySet& set, const LoadedResources& input, const Options& opts,
+                                     const std::optional<Target>& target, Diagnostics& found) {
+    std::set<std::string> failed;
+    if (set.data().policies.empty() && set.data().admission.empty()) return failed;
     std::vector<ClusterInput> sites;
     std::vector<const Resource*> plain;
     for (const auto& r : input.resources) {
         if (!is_site(r)) plain.push_back(&r);
         else if (auto c = render_site(r, target)) sites.push_back(std::move(*c));
     }
-    std::set<std::string> failed;
     auto run = [&](const std::vector<Resource>& objects, const std::optional<Target>& t) {
         for (auto& id : evaluate(set, objects, t, opts, found).failed) failed.insert(std::move(id));
     };
@@ -118,6 +54,16 @@ void check_policies(LoadedResources& input, const Options& opts, const std::opti
         for (const Resource* r : plain) rest.push_back(*r);
         if (!rest.empty()) run(rest, target);
     }
+    return failed;
+}
+
+}  // namespace
+
+void check_policies(LoadedResources& input, const Options& opts, const std::optional<Target>& target,
+                    Diagnostics& diags) {
+    Diagnostics found;
+    PolicySet set = load_policies(opts, found, &input.sources);
+    const std::set<std::string> failed = evaluate_input(set, input, opts, target, found);
 
     // The loaded policies restate these checks of the compiler; keeping both
     // would report everything twice, and --disable could not silence it. A

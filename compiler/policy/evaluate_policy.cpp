@@ -134,12 +134,12 @@ private:
         for (const auto& x : vs) emit(val, at, x, seen);
     }
 
-    std::string message(const Validation& val, const Violation& x) {
+    std::string message(const Validation& val, const Violation& x, std::size_t at) {
         if (!x.message.empty()) return x.message;
         if (val.message_expr) {
-            // messageExpression sees the object the violation is about and the violation itself.
+            // messageExpression sees the object the finding is about and the violation itself.
             cel::Activation act = act_;
-            if (x.object) act["object"] = c_.values[*x.object];
+            act["object"] = c_.values[x.object.value_or(at)];
             act["violation"] = x.element;
             cel::Value m = val.message_expr->program.eval(act, eo_);
             if (m.kind() == K::String && !m.as_string().empty()) return m.as_string();
@@ -154,7 +154,7 @@ private:
         Finding f;
         f.severity = p_.severity;
         f.rule = p_.id;
-        f.message = message(val, x);
+        f.message = message(val, x, at);
         f.object = x.object.value_or(at);
         f.field_path = x.field_path.empty() ? val.field_path : x.field_path;
         if (seen.insert({f.object, f.message, f.field_path}).second) report(c_, f, out_);
