@@ -364,7 +364,8 @@ spec: {clusterQueue: team-b}
     CHECK(f.all()[0].message == "too few objects");
 
     // Wrong shapes are evaluation findings, not crashes.
-    for (const std::string bad : {"1", "'text'", "[1]", "[{'colour': 'red'}]", "[{'kind': 'X', 'metadata': {'name': 'nope'}}]"}) {
+    for (const std::string bad : {"1", "'text'", "[1]", "[{'colour': 'red'}]", "[{'kind': 'X', 'metadata': {'name': 'nope'}}]",
+                                  "[{'object': {'kind': 'X', 'metadata': {'name': 'nope'}}}]", "[{'message': 1}]"}) {
         auto b = run(policy_doc("bad", "  severity: error\n  validations: [{expression: \"" + bad + "\"}]\n"), kQueue);
         INFO(bad << "\n" << dump(b));
         REQUIRE(b.all().size() == 1);

@@ -57,9 +57,16 @@ void collect(const cel::Value& v, const Cluster& c, std::vector<Violation>& out,
     } else if (v.kind() == K::Map) {
         for (const auto& [k, val] : v.map_entries()) {
             const std::string key = k.kind() == K::String ? k.as_string() : k.debug_string();
-            if (key == "message" && val.kind() == K::String) x.message = val.as_string();
-            else if (key == "fieldPath" && val.kind() == K::String) x.field_path = val.as_string();
-            else if (key == "object" && val.kind() == K::Map && (x.object = c.find(val))) {
+            if (key == "message" && val.kind() == K::String) {
+                x.message = val.as_string();
+            } else if (key == "fieldPath" && val.kind() == K::String) {
+                x.field_path = val.as_string();
+            } else if (key == "object" && val.kind() == K::Map) {
+                x.object = c.find(val);
+                if (!x.object) {
+                    error = "a violation's object is not among the inputs";
+                    return;
+                }
             } else {
                 error = "a violation map has keys message (string), fieldPath (string) and object (one of "
                         "`objects`); got " + key + ": " + val.type_name();
