@@ -32,16 +32,6 @@ struct CheckFlags {
     policy::Options policies;
 };
 
-void add_policy_flags(CLI::App& sub, CheckFlags& f) {
-    sub.add_option("--policy", f.policies.paths,
-                   "Also apply the policies in this file or folder: queueforge Policies, ValidatingAdmissionPolicies "
-                   "with their bindings and params (repeatable)")
-        ->allow_extra_args(false);
-    sub.add_option("--disable", f.policies.disabled, "Do not apply the policy with this id (repeatable)")
-        ->allow_extra_args(false);
-    sub.add_flag("--no-builtin-policies", f.policies.no_builtin, "Do not apply queueforge's built-in policies");
-}
-
 // --staged: the paths (and the rendered folder) as they are in the index,
 // written out to a private folder; a partially staged change is judged as it
 // will be committed, and the index is never modified.
@@ -151,7 +141,7 @@ Command add_check(CLI::App& app) {
     sub->add_flag("--no-simulate", flags->no_simulate, "Skip the sample workloads' admission simulation");
     sub->add_flag("--staged", flags->staged,
                   "Check the staged content (git index) of the paths, not the work tree (the pre-commit hook)");
-    add_policy_flags(*sub, *flags);
+    add_policy_flags(*sub, flags->policies);
     sub->footer(R"(Examples:
   queueforge check                                  # the site in the current folder
   queueforge check clusters/prod --rendered clusters/prod/rendered -o sarif > results.sarif

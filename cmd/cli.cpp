@@ -36,4 +36,13 @@ int finish_report(ReportFormat format, Diagnostics& diags, ReportContext& ctx, c
     return kOk;
 }
 
+void add_policy_flags(CLI::App& sub, policy::Options& opts) {
+    sub.add_option("--policy", opts.paths,
+                   "Also apply the policies in this file or folder: queueforge Policies, ValidatingAdmissionPolicies "
+                   "with their bindings and params (repeatable)")
+        ->allow_extra_args(false);
+    sub.add_option("--disable", opts.disabled, "Do not apply the policy with this id (repeatable)")->allow_extra_args(false);
+    sub.add_flag("--no-builtin-policies", opts.no_builtin, "Do not apply queueforge's built-in policies");
+}
+
 }  // namespace queueforge::cli

@@ -3,6 +3,7 @@
 // thin: they parse flags, call the library and turn its results into
 // output, diagnostics on stderr and an exit code.
 #include <queueforge/diagnostics.hpp>
+#include <queueforge/policy.hpp>
 #include <queueforge/report.hpp>
 #include <queueforge/validate.hpp>
 
@@ -29,6 +30,9 @@ int report(Diagnostics& diags, const std::vector<SourceText>& sources, bool stri
 // tool version, colour and fail level.
 int finish_report(ReportFormat format, Diagnostics& diags, ReportContext& ctx, const std::string& fail_level,
                   const ValidationSummary& summary);
+
+// --policy, --disable, --no-builtin-policies (validate and check).
+void add_policy_flags(CLI::App& sub, policy::Options& opts);
 
 // Each subcommand registers itself on the app and sets `run` to its body.
 struct Command {

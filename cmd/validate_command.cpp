@@ -22,16 +22,6 @@ struct ValidateFlags {
     policy::Options policies;
 };
 
-void add_policy_flags(CLI::App& sub, ValidateFlags& f) {
-    sub.add_option("--policy", f.policies.paths,
-                   "Also apply the policies in this file or folder: queueforge Policies, ValidatingAdmissionPolicies "
-                   "with their bindings and params (repeatable)")
-        ->allow_extra_args(false);
-    sub.add_option("--disable", f.policies.disabled, "Do not apply the policy with this id (repeatable)")
-        ->allow_extra_args(false);
-    sub.add_flag("--no-builtin-policies", f.policies.no_builtin, "Do not apply queueforge's built-in policies");
-}
-
 int run_validate(const ValidateFlags& f) {
     auto format = parse_report_format(f.output);
     if (!format) {
@@ -78,7 +68,7 @@ Command add_validate(CLI::App& app) {
     sub->add_flag("--strict", flags->strict, "Treat warnings as errors");
     sub->add_flag("--ignore-missing-schemas", flags->ignore_missing, "Skip kinds without a schema instead of failing");
     sub->add_flag("--summary", flags->summary, "Print the number of objects checked per kind");
-    add_policy_flags(*sub, *flags);
+    add_policy_flags(*sub, flags->policies);
     sub->footer(R"(Examples:
   queueforge validate manifests/
   kubectl get clusterqueues,localqueues,resourceflavors -A -o yaml | queueforge validate -

@@ -18,34 +18,6 @@ namespace {
 
 bool is_site(const Resource& r) { return r.ref.kind == "Site" && r.ref.api_version.starts_with("queueforge.io/"); }
 
-// The pools of a site as Node objects (one per pool, allocatable = nodes x
-// per-node allocatable), so the capacity check sees a site like a cluster dump.
-void add_pool_nodes(const site::Site& s, const std::string& file, std::vector<Resource>& out) {
-    for (const auto& p : s.pools) {
-        if (!p.nodes || p.allocatable.empty()) continue;
-        Node doc = Node::mapping(p.mark);
-        doc.set("apiVersion", Node::string("v1"));
-        doc.set("kind", Node::string("Node"));
-        Node meta = Node::mapping(p.mark);
-        meta.set("name", Node::string(p.name.value + ".pool"));
-        Node labels = Node::mapping();
-        for (const auto& [k, v] : p.node_labels) labels.set(k.value, Node::string(v.value));
-        meta.set("labels", std::move(labels));
-        doc.set("metadata", std::move(meta));
-        Node alloc = Node::mapping();
-        for (const auto& a : p.allocatable)
-            if (auto total = a.absolute->mul(p.nodes->value)) alloc.set(a.resource, Node::string(total->to_string()));
-        Node status = Node::mapping();
-        status.set("allocatable", std::move(alloc));
-        doc.set("status", std::move(status));
-        Resource r;
-        r.file = file;
-        r.doc = std::move(doc);
-        r.ref = {"v1", "Node", "", p.name.value + ".pool"};
-        out.push_back(std::move(r));
-    }
-}
-
 // Compiles a site found among the inputs; its objects join the checks with
 // their origin in the site file as position.
 void compile_site_resource(const Resource& r, const ValidationOptions& opts, std::vector<Resource>& generated,

@@ -5,6 +5,7 @@
 // webhooks would reject.
 #include <queueforge/diagnostics.hpp>
 #include <queueforge/object.hpp>
+#include <queueforge/resource.hpp>
 #include <queueforge/site.hpp>
 #include <queueforge/target.hpp>
 
@@ -23,5 +24,10 @@ struct Lowered {
 };
 
 std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const LowerOptions& opts = {});
+
+// One v1 Node per pool with nodes and allocatable (named "<pool>.pool",
+// labelled like the pool, allocatable = nodes x per-node allocatable),
+// appended to `out`: what cluster-dump checks (capacity, policies) read.
+void add_pool_nodes(const site::Site& s, const std::string& file, std::vector<Resource>& out);
 
 }  // namespace queueforge
