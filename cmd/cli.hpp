@@ -50,5 +50,7 @@ Command add_check(CLI::App& app);
 Command add_diff(CLI::App& app);
 Command add_cmp_parameters(CLI::App& app);
 Command add_version(CLI::App& app);
+// "queueforge 0.1.0 (commit abc1234)\ntargets: ..." for version and --version.
+std::string version_text();
 
 }  // namespace queueforge::cli

@@ -195,7 +195,12 @@ Command add_generate(CLI::App& app) {
     auto target = std::make_shared<std::string>();
     CLI::App* sub = app.add_subcommand("generate", "Argo CD plugin mode: render the site in the current folder to stdout");
     sub->add_option("--target", *target, "Default target when the Application sets none");
-    sub->footer(R"(Runs in the Application's source folder as Argo CD's config-management plugin
+    sub->footer(R"(Examples:
+  queueforge generate                                   # in the Application's folder, as Argo CD runs it
+  ARGOCD_ENV_QUEUEFORGE_TARGET=rhoai-3.5 queueforge generate
+  PARAM_TEAMS_0=llm PARAM_TEAMS_1=vision queueforge generate   # only these teams
+
+Runs in the Application's source folder as Argo CD's config-management plugin
 (deploy/argocd/plugin.yaml). Parameters: site (file, default queueforge-site.yaml),
 target, teams (subset to render); from ARGOCD_APP_PARAMETERS, PARAM_* or
 ARGOCD_ENV_QUEUEFORGE_SITE / _TARGET. Manifests go to stdout only on success.
@@ -206,7 +211,12 @@ Exit codes: 0 ok, 1 invalid site or unsafe path (nothing printed), 2 unknown par
 
 Command add_cmp_parameters(CLI::App& app) {
     CLI::App* sub = app.add_subcommand("cmp-parameters", "Argo CD plugin mode: announce the site's teams as a parameter");
-    sub->footer("Prints the JSON array Argo CD's dynamic parameters expect.\n\nExit codes: 0 ok, 1 no readable site.");
+    sub->footer(R"(Examples:
+  queueforge cmp-parameters          # in the Application's folder, as Argo CD runs it
+
+Prints the JSON array Argo CD's dynamic parameters expect.
+
+Exit codes: 0 ok, 1 no readable site.)");
     return {sub, [] {
                 CmpParams p;
                 std::string err;

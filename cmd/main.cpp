@@ -33,7 +33,10 @@ int main(int argc, char** argv) {
     if (refuse_single_dash_long_flags(argc, argv)) return kUsage;
     CLI::App app{"queueforge: compile, validate and simulate Kueue queue configurations"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", std::string("queueforge ") + QF_VERSION + " (commit " + QF_COMMIT + ")");
+    app.set_version_flag("--version", version_text());
+    app.footer(R"(Run `queueforge COMMAND --help` for a command's options, examples and exit codes.
+Exit codes everywhere: 0 ok, 1 findings or invalid input (nothing written), 2 usage error.
+Colours only on a terminal; NO_COLOR turns them off.)");
     std::vector<Command> commands = {add_build(app),  add_validate(app),       add_simulate(app), add_check(app), add_diff(app), add_generate(app), add_cmp_parameters(app),
                                      add_init(app),   add_schema(app), add_version(app)};
     try {

@@ -8,6 +8,7 @@
 #include <queueforge/yaml_load.hpp>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <iostream>
@@ -76,7 +77,14 @@ int run_timeline(const TimelineFlags& f) {
         return kInvalid;
     }
     scenarios::add_missing_namespaces(cluster);
-    timeline::Report report = timeline::run(*scenario, cluster, {f.series_points}, diags);
+    timeline::Options topts{f.series_points, {}};
+    const bool tty = isatty(STDERR_FILENO);
+    if (tty)
+        topts.progress = [](std::int64_t created, std::int64_t total) {
+            std::cerr << "\rqueueforge: simulating, " << created * 100 / total << "% of " << total << " workloads created" << std::flush;
+        };
+    timeline::Report report = timeline::run(*scenario, cluster, topts, diags);
+    if (tty) std::cerr << "\r\033[K" << std::flush;
     if (thresholds) {
         ProcessFigures p = figures(start);
         timeline::check_thresholds(*thresholds, report, p.wall_ms, p.rss_kib, p.mcpu, diags);

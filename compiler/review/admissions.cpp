@@ -52,10 +52,10 @@ void diff_admissions(const std::vector<std::string>& base_paths, const std::vect
         const sim::WorkloadOutcome* wa = ia == a.end() ? nullptr : &ia->second->together;
         const sim::WorkloadOutcome* wb = ib == b.end() ? nullptr : &ib->second->together;
         AdmissionChange c;
-        const auto& any = wa ? *wa : *wb;
-        c.namespace_ = any.namespace_;
-        c.name = any.name;
-        c.running = any.held_before;
+        const sim::WorkloadOutcome* any = wa ? wa : wb;  // one of them exists: the key came from a side
+        c.namespace_ = any->namespace_;
+        c.name = any->name;
+        c.running = any->held_before;
         c.before = wa ? describe(*wa) : "(not in the base)";
         c.after = wb ? describe(*wb) : "(not in the head)";
         if (c.running && wb) {

@@ -71,6 +71,7 @@ public:
                 if (e.kind == 0) finish(e, now);
                 else arrive(e.wl, now);
             }
+            report_progress();
             while (engine_.has_work()) {
                 if (--budget < 0) {
                     report_.settled = false;
@@ -167,6 +168,7 @@ private:
     }
 
     void arrive(int wl, std::int64_t now) {
+        ++created_;
         engine_.arrive(wl);
         if (QueueTrack* q = queue_of(wl)) {
             ++q->workloads;
@@ -204,6 +206,16 @@ private:
 
     void summarise();
 
+    void report_progress() {
+        if (!opts_.progress || report_.workloads == 0) return;
+        // About a hundred calls over the run, not one per instant.
+        std::int64_t step = std::max<std::int64_t>(1, report_.workloads / 100);
+        if (created_ / step != reported_ / step || created_ == report_.workloads) {
+            reported_ = created_;
+            opts_.progress(created_, report_.workloads);
+        }
+    }
+
     Generated g_;
     const Options& opts_;
     Diagnostics& diags_;
@@ -215,6 +227,7 @@ private:
     std::map<std::string, int> queue_ids_;
     std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
     Report report_;
+    std::int64_t created_ = 0, reported_ = -1;
 };
 
 void Run::summarise() {

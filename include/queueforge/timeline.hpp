@@ -19,6 +19,7 @@
 #include <queueforge/resource.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -168,6 +169,9 @@ struct Report {
 
 struct Options {
     int series_points = 50;
+    // Called now and then with the workloads created so far and the total
+    // (the CLI shows it on a terminal); may be empty.
+    std::function<void(std::int64_t created, std::int64_t total)> progress;
 };
 
 // Runs `scenario` against `cluster` (objects of a site or manifests; may be
