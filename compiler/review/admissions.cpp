@@ -51,8 +51,9 @@ void diff_admissions(const std::vector<std::string>& base_paths, const std::vect
         auto ia = a.find(k), ib = b.find(k);
         const sim::WorkloadOutcome* wa = ia == a.end() ? nullptr : &ia->second->together;
         const sim::WorkloadOutcome* wb = ib == b.end() ? nullptr : &ib->second->together;
+        const sim::WorkloadOutcome* any = wa ? wa : wb;
+        if (!any) continue;  // cannot happen: every key came from one side
         AdmissionChange c;
-        const sim::WorkloadOutcome* any = wa ? wa : wb;  // one of them exists: the key came from a side
         c.namespace_ = any->namespace_;
         c.name = any->name;
         c.running = any->held_before;
