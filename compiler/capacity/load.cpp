@@ -1,0 +1,23 @@
+#include <queueforge/capacity.hpp>
+#include <queueforge/site_parse.hpp>
+
+#include <filesystem>
+
+namespace queueforge::capacity {
+
+std::optional<Report> load(const std::string& path, const LoadOptions& opts, Diagnostics& diags,
+                           std::vector<SourceText>& sources) {
+    // A folder means the site file inside it, as for every other command.
+    std::string file = path;
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) file = (std::filesystem::path(path) / "queueforge-site.yaml").string();
+    std::string text;
+    auto site = load_site_file(file, diags, &text);
+    sources.push_back({file, text});
+    if (!site) return std::nullopt;
+    auto lowered = lower_site(*site, diags, {.target_override = opts.target});
+    if (!lowered || diags.has_errors()) return std::nullopt;
+    return compute(*site, *lowered);
+}
+
+}  // namespace queueforge::capacity
