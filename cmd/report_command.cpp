@@ -1,0 +1,70 @@
+#include "report_command.hpp"
+
+#include <queueforge/html_report.hpp>
+
+#include <iostream>
+
+namespace queueforge::cli {
+
+namespace {
+
+struct ReportFlags {
+    std::string site;
+    std::string scenario;
+    std::string output;
+    std::string target;
+    int series_points = 50;
+    bool strict = false;
+};
+
+int run_report(const ReportFlags& f) {
+    if (f.series_points < 2 || f.series_points > 2000) {
+        std::cerr << "queueforge report: --series-points must be between 2 and 2000\n";
+        return kUsage;
+    }
+    Diagnostics diags;
+    std::vector<SourceText> sources;
+    auto in = html_report::collect({.site = f.site, .scenario = f.scenario, .target = f.target,
+                                    .series_points = f.series_points},
+                                   diags, sources);
+    // Invalid input: the diagnostics, exit 1, and the output file untouched.
+    if (report(diags, sources, f.strict) != kOk || !in) return kInvalid;
+    std::string html = html_report::render(*in);
+    if (f.output == "-") {
+        std::cout << html;
+        std::cout.flush();
+        return std::cout.good() ? kOk : kInvalid;
+    }
+    std::string error;
+    if (!html_report::write_atomic(f.output, html, error)) {
+        std::cerr << "queueforge report: " << error << "\n";
+        return kInvalid;
+    }
+    return kOk;
+}
+
+}  // namespace
+
+Command add_report(CLI::App& app) {
+    auto flags = std::make_shared<ReportFlags>();
+    CLI::App* sub = app.add_subcommand("report", "Write one self-contained HTML report: capacity charts, cohort tree, simulation, timeline");
+    sub->add_option("site", flags->site, "Site file, or a folder holding queueforge-site.yaml")->required();
+    sub->add_option("-o,--output", flags->output, "The HTML file to write (- for stdout)")->required();
+    sub->add_option("--scenario", flags->scenario, "A timeline scenario: adds queue usage over time and time to admission per class");
+    sub->add_option("--target", flags->target, "Override the site's target (e.g. rhoai-3.5, kueue-0.13)");
+    sub->add_option("--series-points", flags->series_points, "Points per usage curve with --scenario (default 50)");
+    sub->add_flag("--strict", flags->strict, "Treat warnings as errors");
+    sub->footer(R"(The file has inline CSS and SVG only (no scripts, nothing fetched), the same bytes for the
+same input, and is written to a temporary file and renamed into place.
+
+Examples:
+  queueforge report examples/multi-team -o report.html
+  queueforge report examples/multi-team --scenario examples/timeline/multi-team-day.yaml -o day.html
+  queueforge report site.yaml --target rhoai-3.5 -o - > report.html
+
+Exit codes: 0 ok (failed sample expectations are shown in the report), 1 invalid input or
+the file could not be written (nothing written), 2 usage error.)");
+    return {sub, [flags] { return run_report(*flags); }};
+}
+
+}  // namespace queueforge::cli
