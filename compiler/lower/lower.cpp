@@ -2,6 +2,7 @@
 
 #include "lower/context.hpp"
 #include "lower/passes.hpp"
+#include "lower/passthrough.hpp"
 #include "lower/quota.hpp"
 
 #include <algorithm>
@@ -91,6 +92,8 @@ std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const
     lower::lower_priority_classes(ctx);
     lower::lower_teams(ctx);
     lower::check_share_sums(ctx, s.teams);
+    lower::apply_patches(ctx);
+    lower::add_passthrough(ctx);
     check_duplicate_objects(ctx);
 
     for (const auto& w : s.workloads) {

@@ -12,6 +12,8 @@ bool read_priority_class(const Reader& r, const Node& n, const std::string& what
 bool read_team(const Reader& r, const Node& n, const std::string& what, Team& out);
 void read_team_defaults(const Reader& r, const Node& n, QueueSettings& out);
 bool read_workload(const Reader& r, const Node& n, const std::string& what, Workload& out);
+bool read_patch(const Reader& r, const Node& n, const std::string& what, Patch& out);
+bool read_passthrough(const Reader& r, const Node& n, const std::string& what, Node& out);
 
 // Shared by teams and cohorts.
 void read_quota(const Reader& r, const Node* n, const std::string& what, std::vector<QuotaEntry>& out);

@@ -122,7 +122,7 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
     }
     if (!r.expect_map(*spec, "spec",
                       {"target", "dataScienceCluster", "manageNamespaces", "pools", "cohorts", "priorityClasses",
-                       "teamDefaults", "teams", "workloads"}))
+                       "teamDefaults", "teams", "workloads", "patches", "passthrough"}))
         return std::nullopt;
 
     if (const Node* t = spec->find("target"))
@@ -138,6 +138,8 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
     read_list(r, spec->find("priorityClasses"), "spec.priorityClasses", s.priority_classes, read_priority_class);
     read_list(r, spec->find("teams"), "spec.teams", s.teams, read_team);
     read_list(r, spec->find("workloads"), "spec.workloads", s.workloads, read_workload);
+    read_list(r, spec->find("patches"), "spec.patches", s.patches, read_patch);
+    read_list(r, spec->find("passthrough"), "spec.passthrough", s.passthrough, read_passthrough);
 
     if (diags.count(Severity::Error) > errors_before) return std::nullopt;
     return s;

@@ -158,6 +158,18 @@ struct DataScienceCluster {
     Mark mark;
 };
 
+// Fields the site format has no words for, merged into one object the site
+// produces (queueforge import writes these for what it cannot express).
+// Only fields queueforge leaves unset may be added: a value that differs from
+// the generated one is an error, so the site stays the one source of truth.
+struct Patch {
+    Text kind;
+    Text name;
+    Text namespace_;
+    Node merge;  // a partial manifest
+    Mark mark;
+};
+
 struct Site {
     std::string file;
     Text name;
@@ -170,6 +182,8 @@ struct Site {
     QueueSettings team_defaults;
     std::vector<Team> teams;
     std::vector<Workload> workloads;
+    std::vector<Patch> patches;
+    std::vector<Node> passthrough;  // manifests emitted as written
     Mark mark;
 };
 

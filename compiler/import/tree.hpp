@@ -1,0 +1,46 @@
+#pragma once
+// Small Node helpers for the importer: path lookups, order-insensitive
+// equality and a structural difference.
+#include <queueforge/node.hpp>
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace queueforge::importer {
+
+// The node at a path of map keys, or nullptr.
+const Node* at(const Node& n, std::initializer_list<std::string_view> path);
+Node* at(Node& n, std::initializer_list<std::string_view> path);
+// Scalar text at a path ("" when absent, null or not a scalar).
+std::string text(const Node* n);
+std::string text_at(const Node& n, std::initializer_list<std::string_view> path);
+
+// Null, {} and [] mean "not set" to the API server's defaulting and to queueforge.
+bool is_unset(const Node* n);
+
+// Same scalars (by text: 9 and "9" are one value), same map entries in any
+// order, same sequences in order; unset entries count as absent.
+bool equivalent(const Node& a, const Node& b);
+
+struct Difference {
+    enum Type { Added, Missing, Changed };  // Added: only the input has it; Missing: only the site's object
+    Type type = Changed;
+    std::vector<std::string> keys;  // map keys from the root; empty when `in_list`
+    bool in_list = false;           // the difference lies inside a sequence
+    std::string path;               // "spec.resourceGroups[0].flavors[1].name", for messages
+    const Node* input = nullptr;
+    const Node* generated = nullptr;
+};
+
+// Differences between an input object and the object the site produces.
+std::vector<Difference> differences(const Node& input, const Node& generated);
+
+// Sets `value` at a path of map keys, creating maps on the way.
+void set_path(Node& root, const std::vector<std::string>& keys, Node value);
+
+// A short, single-line rendering of a value for messages.
+std::string brief(const Node* n);
+
+}  // namespace queueforge::importer
