@@ -289,3 +289,21 @@ TEST_CASE("report: headless Chromium renders the multi-team report", "[report][c
     for (const char* team : {"llm", "vision", "speech", "search", "recsys", "analytics"})
         CHECK(dom.find(std::string("data-team=\"") + team + "\"") != std::string::npos);
 }
+
+TEST_CASE("report: many teams stay readable and bounded", "[report]") {
+    std::string site = "apiVersion: queueforge.io/v1alpha1\nkind: Site\nmetadata: {name: many}\nspec:\n  target: kueue-0.13\n"
+                       "  pools:\n    - {name: shared, nodes: 10, allocatable: {cpu: 100}}\n  cohorts: [{name: all}]\n  teams:\n";
+    for (int t = 0; t < 100; ++t)
+        site += "    - {name: team-" + std::to_string(t) + ", namespaces: [ns-" + std::to_string(t) +
+                "], cohort: all, quota: [{pool: shared, nominal: {cpu: 10}}]}\n";
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "queueforge-site.yaml", site);
+    std::string html = html_report::render(collect_ok({.site = tmp.path.string()}));
+    CHECK(count(html, "class=\"team-chart\"") == 60);
+    CHECK(html.find("40 more teams charted not listed") != std::string::npos);
+    CHECK(html.find("77 more teams") != std::string::npos);  // the legend: 23 named
+    CHECK(html.find("<title>77 more: 770</title>") != std::string::npos);  // the pool bar: 23 segments and the rest
+    CHECK(html.find("1k / 1k · 100.0%") != std::string::npos);  // canonical quantities, as the manifests spell them
+    CHECK(count(html, "<span class=\"queue\">") == 100);  // the cohort tree lists every queue
+    check_self_contained(html);
+}

@@ -1,4 +1,4 @@
-// `capacity -o json`. The shape is documented in README ("capacity"); keys
+// `capacity -o json`. The shape is documented in capacity.hpp; keys
 // are written in a fixed order and amounts as canonical quantity strings, so
 // the document is byte-stable and exact.
 #include <queueforge/capacity.hpp>

@@ -13,6 +13,18 @@ namespace {
 
 using capacity::Amount;
 
+// Bounds that keep the document readable (and loadable) for sites with
+// hundreds of teams; `capacity -o json` has every figure.
+constexpr std::size_t kSegmentsPerBar = 24;
+constexpr std::size_t kTeamsCharted = 60;
+constexpr std::size_t kTableRows = 2000;
+
+std::string more_rows(std::size_t n, const char* what) {
+    return n ? "<p class=\"muted\">" + std::to_string(n) + " more " + what +
+                   " not listed; <code>queueforge capacity -o json</code> has them all.</p>"
+             : std::string();
+}
+
 double as_double(const Amount& a) { return static_cast<double>(static_cast<long double>(a.nanos) / 1e9L); }
 
 std::string opt(const std::optional<Amount>& a) { return a ? a->str() : "-"; }
@@ -37,7 +49,10 @@ const capacity::PoolResource* find_resource(const capacity::Report& r, const std
 
 std::string team_legend(const capacity::Report& r, const Palette& colors, bool cohort_quota) {
     std::vector<LegendItem> items;
-    for (const auto& t : r.teams) items.push_back({t.name, colors.color(t.cluster_queue)});
+    for (const auto& t : r.teams)
+        if (items.size() + 1 < kSegmentsPerBar) items.push_back({t.name, colors.color(t.cluster_queue)});
+    if (r.teams.size() + 1 > kSegmentsPerBar)
+        items.push_back({std::to_string(r.teams.size() - items.size()) + " more teams", Palette::cohort_color(), 0.6});
     if (cohort_quota) items.push_back({"cohort quota", Palette::cohort_color()});
     return legend(items);
 }
@@ -55,9 +70,22 @@ std::string pool_chart(const capacity::Pool& p, const Palette& colors) {
         Amount scale = res->nominal;
         if (res->capacity && res->capacity->nanos > scale.nanos) scale = *res->capacity;
         b.scale = as_double(scale);
-        for (const auto& s : res->shares)
+        // Past kSegmentsPerBar holders the rest is one grey segment: a bar
+        // of a thousand slivers shows nothing and weighs megabytes.
+        Amount rest;
+        std::size_t rest_count = 0;
+        for (const auto& s : res->shares) {
+            if (b.segments.size() + 1 >= kSegmentsPerBar && res->shares.size() > kSegmentsPerBar) {
+                rest = capacity::plus(rest, s.nominal);
+                ++rest_count;
+                continue;
+            }
             b.segments.push_back({as_double(s.nominal), colors.color(s.cohort ? std::string() : s.owner), 1, false,
                                   (s.cohort ? "cohort " : "") + s.owner + ": " + s.nominal.str()});
+        }
+        if (rest_count)
+            b.segments.push_back({as_double(rest), Palette::cohort_color(), 0.6, false,
+                                  std::to_string(rest_count) + " more: " + rest.str()});
         if (res->capacity) {
             b.marker = as_double(*res->capacity);
             b.marker_title = "capacity " + res->capacity->str();
@@ -110,13 +138,15 @@ std::string pools_section(const capacity::Report& r, const Palette& colors) {
     s += "</div>";
     s += "<details><summary>Pool figures</summary><table class=\"figures\">" +
          header_row({"Pool", "Nodes", "Resource", "Per node", "Capacity", "Nominal", "Commit"}) + "<tbody>";
+    std::size_t rows = 0, skipped = 0;
     for (const auto& p : r.pools)
         for (const auto& res : p.resources)
-            s += "<tr>" + cell(p.name) + cell(p.nodes ? std::to_string(*p.nodes) : "-", true) + cell(res.resource) +
+            if (++rows > kTableRows) ++skipped;
+            else s += "<tr>" + cell(p.name) + cell(p.nodes ? std::to_string(*p.nodes) : "-", true) + cell(res.resource) +
                  cell(opt(res.per_node), true) + cell(opt(res.capacity), true) + cell(res.nominal.str(), true) +
                  cell(res.commit_permille ? capacity::percent_text(*res.commit_permille) + " " + capacity::commit_name(res.commit) : "-", true) +
                  "</tr>";
-    s += "</tbody></table></details></section>";
+    s += "</tbody></table>" + more_rows(skipped, "rows") + "</details></section>";
     return s;
 }
 
@@ -128,7 +158,9 @@ std::string teams_section(const capacity::Report& r, const Palette& colors) {
          "tree can lend: Kueue's maximum capacity). The line marks the pool's capacity.</p>";
     s += legend({{"guaranteed", "#555555"}, {"lendable nominal", "#555555", 0.45}, {"borrowable up to max burst", "#555555", 0.12, true}});
     s += "<div class=\"grid\">";
+    std::size_t charted = 0;
     for (const auto& t : r.teams) {
+        if (++charted > kTeamsCharted) break;
         const char* color = colors.color(t.cluster_queue);
         std::vector<Bar> bars;
         for (const auto& q : t.quota) {
@@ -163,16 +195,19 @@ std::string teams_section(const capacity::Report& r, const Palette& colors) {
         s += "</figure>";
     }
     s += "</div>";
+    if (r.teams.size() > kTeamsCharted) s += more_rows(r.teams.size() - kTeamsCharted, "teams charted");
     s += "<details><summary>Team figures</summary><table class=\"figures\">" +
          header_row({"Team", "Cohort", "Pool", "Resource", "Nominal", "Borrowing limit", "Lending limit", "Guaranteed",
                      "Lendable", "Max burst"}) +
          "<tbody>";
+    std::size_t rows = 0, skipped = 0;
     for (const auto& t : r.teams)
         for (const auto& q : t.quota)
-            s += "<tr>" + cell(t.name) + cell(t.cohort.empty() ? "-" : t.cohort) + cell(q.pool) + cell(q.resource) +
+            if (++rows > kTableRows) ++skipped;
+            else s += "<tr>" + cell(t.name) + cell(t.cohort.empty() ? "-" : t.cohort) + cell(q.pool) + cell(q.resource) +
                  cell(q.nominal.str(), true) + cell(opt(q.borrowing_limit), true) + cell(opt(q.lending_limit), true) +
                  cell(q.guaranteed.str(), true) + cell(q.lendable.str(), true) + cell(q.max_burst.str(), true) + "</tr>";
-    s += "</tbody></table></details></section>";
+    s += "</tbody></table>" + more_rows(skipped, "rows") + "</details></section>";
     return s;
 }
 
@@ -239,13 +274,15 @@ std::string cohorts_section(const capacity::Report& r, const Palette& colors) {
              header_row({"Cohort", "Parent", "Pool", "Resource", "Nominal", "Shared", "Own quota", "Borrowing limit",
                          "Lending limit", "Max burst"}) +
              "<tbody>";
+        std::size_t rows = 0, skipped = 0;
         for (const auto& c : r.cohorts)
             for (const auto& t : c.totals)
-                s += "<tr>" + cell(c.name) + cell(c.parent.empty() ? "-" : c.parent) + cell(t.pool) + cell(t.resource) +
+                if (++rows > kTableRows) ++skipped;
+                else s += "<tr>" + cell(c.name) + cell(c.parent.empty() ? "-" : c.parent) + cell(t.pool) + cell(t.resource) +
                      cell(t.subtree_nominal.str(), true) + cell(t.shared.str(), true) + cell(t.own_nominal.str(), true) +
                      cell(opt(t.borrowing_limit), true) + cell(opt(t.lending_limit), true) + cell(t.max_burst.str(), true) +
                      "</tr>";
-        s += "</tbody></table></details>";
+        s += "</tbody></table>" + more_rows(skipped, "rows") + "</details>";
     }
     return s + "</section>";
 }

@@ -142,7 +142,17 @@ std::optional<Report> load(const std::string& path, const LoadOptions& opts, Dia
 
 // Aligned text tables (pools, teams, cohort tree and totals).
 std::string render_text(const Report& r);
-// The JSON document described in README ("capacity -o json"); keys in a fixed order.
+// `capacity -o json`, keys in this order, amounts as canonical quantity
+// strings, absent limits and unknown figures as null:
+//   {apiVersion: queueforge.io/v1alpha1, kind: CapacityReport, site, target,
+//    pools:   [{name, inSite, nodes, resources: [{resource, perNode, capacity, nominal,
+//              commitPercent, commit: under|full|over|unknown,
+//              shares: [{kind: ClusterQueue|Cohort, name, team (queues only), nominal}]}]}],
+//    teams:   [{name, clusterQueue, cohort, reclaimWithinCohort, quota: [{pool, resource,
+//              nominal, borrowingLimit, lendingLimit, guaranteed, lendable, maxBurst}]}],
+//    cohorts: [{name, parent, object, cycle, depth, cohorts, clusterQueues, totals: [{pool,
+//              resource, nominal, shared, ownNominal, borrowingLimit, lendingLimit,
+//              guaranteed, maxBurst}]}]}
 std::string render_json(const Report& r);
 
 // Kueue's resource order: cpu, memory, ephemeral-storage, pods, then by name.
