@@ -1,4 +1,4 @@
-#include "capacity_command.hpp"
+#include "cli.hpp"
 
 #include <queueforge/capacity.hpp>
 

@@ -50,6 +50,10 @@ Command add_check(CLI::App& app);
 Command add_diff(CLI::App& app);
 Command add_cmp_parameters(CLI::App& app);
 Command add_version(CLI::App& app);
+Command add_import(CLI::App& app);
+Command add_explain(CLI::App& app);
+Command add_capacity(CLI::App& app);
+Command add_report(CLI::App& app);
 // "queueforge 0.1.0 (commit abc1234)\ntargets: ..." for version and --version.
 std::string version_text();
 

@@ -1,9 +1,11 @@
-#include "import_command.hpp"
+#include "cli.hpp"
 
 #include <queueforge/import.hpp>
 #include <queueforge/resource.hpp>
 
 #include <iostream>
+
+#include <unistd.h>
 
 namespace queueforge::cli {
 
@@ -18,16 +20,26 @@ struct ImportFlags {
 };
 
 int run_import(const ImportFlags& f) {
+    // Progress on a terminal only: one line, rewritten, erased at the end.
+    const bool tty = isatty(STDERR_FILENO);
+    auto show = [tty](const std::string& what) {
+        if (tty) std::cerr << "\r\033[Kqueueforge import: " << what << "..." << std::flush;
+    };
+    show("reading manifests");
     Diagnostics diags;
     LoadedResources loaded = load_resources(f.paths, diags);
+    show("read " + std::to_string(loaded.resources.size()) + " documents");
     for (const auto& d : diags.all())
-        if (d.severity == Severity::Error && d.rule == "io") {
+        if (d.severity == Severity::Error && (d.rule == "io" || d.rule == "yaml.read")) {
+            if (tty) std::cerr << "\r\033[K" << std::flush;
             report(diags, loaded.sources, false);
             return kUsage;
         }
     std::optional<ImportResult> result;
     if (!diags.has_errors())
-        result = import_site(std::move(loaded.resources), diags, {.target = f.target, .site_name = f.name});
+        result = import_site(std::move(loaded.resources), diags,
+                             {.target = f.target, .site_name = f.name, .progress = show});
+    if (tty) std::cerr << "\r\033[K" << std::flush;
     if (report(diags, loaded.sources, f.strict) != kOk || !result) return kInvalid;
 
     const auto& s = result->stats;
@@ -63,7 +75,7 @@ Command add_import(CLI::App& app) {
   queueforge import manifests/ -o queueforge-site.yaml
   kubectl get resourceflavors,clusterqueues,localqueues,cohorts,workloadpriorityclasses -A -o yaml | queueforge import -
   queueforge import dump.yaml --target rhoai-3.5 --name gpu-cluster
-  queueforge build examples/multi-team | queueforge import - | queueforge build -   # round trip
+  queueforge build examples/multi-team -o rendered/ && queueforge import rendered/ -o site.yaml   # round trip
 
 The site it writes builds the input's objects again: what the site format cannot
 express is kept under spec.patches (fields) and spec.passthrough (whole objects),

@@ -37,8 +37,10 @@ int main(int argc, char** argv) {
     app.footer(R"(Run `queueforge COMMAND --help` for a command's options, examples and exit codes.
 Exit codes everywhere: 0 ok, 1 findings or invalid input (nothing written), 2 usage error.
 Colours only on a terminal; NO_COLOR turns them off.)");
-    std::vector<Command> commands = {add_build(app),  add_validate(app),       add_simulate(app), add_check(app), add_diff(app), add_generate(app), add_cmp_parameters(app),
-                                     add_init(app),   add_schema(app), add_version(app)};
+    std::vector<Command> commands = {add_build(app),    add_validate(app), add_simulate(app), add_check(app),
+                                     add_diff(app),     add_generate(app), add_cmp_parameters(app),
+                                     add_import(app),   add_explain(app),  add_capacity(app), add_report(app),
+                                     add_init(app),     add_schema(app),   add_version(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -1,4 +1,4 @@
-#include "report_command.hpp"
+#include "cli.hpp"
 
 #include <queueforge/html_report.hpp>
 

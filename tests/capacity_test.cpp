@@ -98,6 +98,7 @@ TEST_CASE("capacity: guaranteed and max burst follow Kueue's quota tree", "[capa
     CHECK(llm.guaranteed.str() == "8");
     CHECK(llm.lendable.str() == "8");
     CHECK(llm.max_burst.str() == "24");  // 8 own + 20 shared, capped at 16 + borrowingLimit 8
+    CHECK(llm.largest_pod->str() == "8");  // an h100 node holds 8 GPUs
     const auto& vision = row(r, "vision", "h100", "nvidia.com/gpu");
     CHECK(vision.guaranteed.str() == "0");
     CHECK(vision.max_burst.str() == "16");  // 20 shared, capped at 8 + 8
@@ -320,6 +321,11 @@ spec:
     CHECK(r.teams[0].cohort.empty());
     CHECK(r.teams[0].quota[0].guaranteed.str() == "30");
     CHECK(capacity::render_text(r).find("175.0%  over") != std::string::npos);
+    // The largest pod: the queue's max burst when a node holds more, the node otherwise.
+    CHECK(row(r, "alpha", "gpu", "nvidia.com/gpu").largest_pod->str() == "1");  // burst 1, node 2
+    CHECK(row(r, "alpha", "gpu", "cpu").largest_pod->str() == "4");             // burst 4, node 8
+    CHECK(row(r, "zeta", "big", "cpu").largest_pod->str() == "10");             // burst 30, node 10
+    CHECK(row(r, "alpha", "big", "cpu").largest_pod->str() == "5");
 }
 
 TEST_CASE("capacity: invalid sites are refused with their errors", "[capacity]") {
@@ -363,7 +369,7 @@ TEST_CASE("capacity: JSON shape", "[capacity]") {
     CHECK(llm["cohort"] == "research");
     const auto& q = llm["quota"].at(2);
     CHECK(q == nlohmann::json{{"pool", "h100"}, {"resource", "nvidia.com/gpu"}, {"nominal", "16"}, {"borrowingLimit", "8"},
-                              {"lendingLimit", "8"}, {"guaranteed", "8"}, {"lendable", "8"}, {"maxBurst", "24"}});
+                              {"lendingLimit", "8"}, {"guaranteed", "8"}, {"lendable", "8"}, {"maxBurst", "24"}, {"largestPod", "8"}});
     CHECK(llm["quota"][0]["borrowingLimit"].is_null());
     const auto& research = j["cohorts"].at(1);
     CHECK(research["name"] == "research");

@@ -146,6 +146,16 @@ Team team_of(const QuotaTree& t, int id) {
     return team;
 }
 
+std::optional<Amount> largest_pod(const std::vector<Pool>& pools, const QuotaRow& row) {
+    for (const auto& p : pools) {
+        if (p.name != row.pool) continue;
+        for (const auto& res : p.resources)
+            if (res.resource == row.resource && res.per_node)
+                return res.per_node->nanos < row.max_burst.nanos ? *res.per_node : row.max_burst;
+    }
+    return std::nullopt;
+}
+
 std::vector<Cohort> cohorts_of(const QuotaTree& t, const std::vector<std::string>& pool_names) {
     std::map<std::string, std::size_t> pool_rank;
     for (std::size_t i = 0; i < pool_names.size(); ++i) pool_rank.emplace(pool_names[i], i);
@@ -207,6 +217,8 @@ Report compute(const site::Site& s, const Lowered& lowered) {
     std::vector<int> queues = queue_order(s, t);
     r.pools = pools_of(s, t, order, queues);
     for (int q : queues) r.teams.push_back(team_of(t, q));
+    for (auto& team : r.teams)
+        for (auto& row : team.quota) row.largest_pod = largest_pod(r.pools, row);
     r.cohorts = cohorts_of(t, order);
     return r;
 }

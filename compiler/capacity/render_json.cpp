@@ -49,7 +49,8 @@ json team_json(const Team& t) {
                          {"lendingLimit", opt(q.lending_limit)},
                          {"guaranteed", q.guaranteed.str()},
                          {"lendable", q.lendable.str()},
-                         {"maxBurst", q.max_burst.str()}});
+                         {"maxBurst", q.max_burst.str()},
+                         {"largestPod", opt(q.largest_pod)}});
     return {{"name", t.name},
             {"clusterQueue", t.cluster_queue},
             {"cohort", t.cohort.empty() ? json(nullptr) : json(t.cohort)},

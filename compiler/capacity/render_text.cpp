@@ -69,7 +69,7 @@ bool all_zero(const QuotaRow& q) {
 
 std::string teams_table(const Report& r) {
     Table t{{"TEAM", "COHORT", "POOL", "RESOURCE", "NOMINAL", "BORROW LIMIT", "LEND LIMIT", "GUARANTEED", "LENDABLE",
-             "MAX BURST"},
+             "MAX BURST", "LARGEST POD"},
             {}};
     for (const auto& team : r.teams) {
         std::string name = team.name == team.cluster_queue ? team.name : team.name + " (" + team.cluster_queue + ")";
@@ -80,10 +80,10 @@ std::string teams_table(const Report& r) {
             if (all_zero(q)) continue;
             t.rows.push_back({first ? name : "", first ? (team.cohort.empty() ? "-" : team.cohort) : "", q.pool,
                               q.resource, q.nominal.str(), opt(q.borrowing_limit), opt(q.lending_limit),
-                              q.guaranteed.str(), q.lendable.str(), q.max_burst.str()});
+                              q.guaranteed.str(), q.lendable.str(), q.max_burst.str(), opt(q.largest_pod)});
             first = false;
         }
-        if (first) t.rows.push_back({name, team.cohort.empty() ? "-" : team.cohort, "-", "", "", "", "", "", "", ""});
+        if (first) t.rows.push_back({name, team.cohort.empty() ? "-" : team.cohort, "-", "", "", "", "", "", "", "", ""});
     }
     return t.render();
 }
@@ -151,7 +151,8 @@ std::string render_text(const Report& r) {
     out += pools_table(r);
     out += "\nTeams: GUARANTEED = nominal never lent to the cohort (nominal - lendingLimit; 0 without a lendingLimit;\n"
            "all of it without a cohort); MAX BURST = the most the queue can hold (nominal + borrowingLimit, capped\n"
-           "by what its cohort tree can lend)\n";
+           "by what its cohort tree can lend); LARGEST POD = the biggest pod of the team that is admitted and fits\n"
+           "on one node of the pool (min of MAX BURST and PER NODE)\n";
     out += teams_table(r);
     if (!r.cohorts.empty()) {
         out += "\nCohorts: NOMINAL = every quota in the subtree; SHARED = what its members can borrow from each other\n"

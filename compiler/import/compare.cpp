@@ -229,11 +229,11 @@ Comparison compare(const std::vector<Object>& generated, const Model& model, con
         Node gen = normalized(o.doc, it.kind);
         if (it.kind == Kind::DataScienceCluster) {
             // A component the input leaves out is not installed: Removed.
-            Node* ic = at(in, {"spec", "components"});
-            if (const Node* gc = at(gen, {"spec", "components"}); gc && gc->is_map() && (!ic || ic->is_map())) {
+            Node* in_spec = ensure_map(in, "spec");
+            Node* ic = in_spec ? ensure_map(*in_spec, "components") : nullptr;
+            if (const Node* gc = at(gen, {"spec", "components"}); gc && gc->is_map() && ic) {
                 for (const auto& e : gc->entries()) {
                     if (text_at(e.value, {"managementState"}) != "Removed") continue;
-                    if (!ic) ic = &at(in, {"spec"})->set("components", Node::mapping());
                     if (!ic->find(e.key)) {
                         Node removed = Node::mapping();
                         removed.set("managementState", Node::string("Removed"));

@@ -24,6 +24,8 @@ bool strip(Node& doc, const std::string& kind, const std::string& name) {
     bool changed = doc.erase("status");
     Node* meta = doc.find("metadata");
     if (!meta || !meta->is_map()) return changed;
+    // `namespace: null` is no namespace.
+    if (const Node* ns = meta->find("namespace"); ns && ns->is_null()) meta->erase("namespace");
     for (auto key : kServerMetadata) changed = meta->erase(key) || changed;
     if (Node* ann = meta->find("annotations"); ann && ann->is_map()) {
         changed = ann->erase("kubectl.kubernetes.io/last-applied-configuration") || changed;

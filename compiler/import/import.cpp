@@ -93,6 +93,9 @@ std::optional<ImportResult> import_site(std::vector<Resource> resources, Diagnos
     auto choice = choose_target(items, opts.target, diags);
     if (!choice) return std::nullopt;
     const std::string name = infer_site_name(items, opts.site_name);
+    auto say = [&](const std::string& what) {
+        if (opts.progress) opts.progress(what);
+    };
 
     std::vector<std::string> excluded(items.size());
     std::map<std::size_t, Patch> patches;
@@ -102,6 +105,9 @@ std::optional<ImportResult> import_site(std::vector<Resource> resources, Diagnos
     std::size_t round = 0;
     while (true) {
         ++round;
+        say(round == 1 ? "inferring the site from " + std::to_string(items.size()) + " objects"
+                       : "self-check round " + std::to_string(round) + ": rebuilding with what round " +
+                             std::to_string(round - 1) + " kept as patches or passthrough");
         model = build_model({items, excluded, patches, *choice, name});
         Diagnostics build;
         std::optional<Lowered> lowered;

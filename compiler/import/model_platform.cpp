@@ -52,8 +52,11 @@ void add_dsc(Assembly& a) {
                     d.set(key, Node::string(v->text()));
         }
     }
-    stamp(d, a.model.element({i}));
-    a.dsc = std::move(d);
+    // Nothing to say: the target's DataScienceCluster as it is.
+    if (d.size()) {
+        stamp(d, a.model.element({i}));
+        a.dsc = std::move(d);
+    }
     a.produce(i, "DataScienceCluster", "", it.name);
 }
 

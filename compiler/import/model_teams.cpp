@@ -255,7 +255,8 @@ void add_teams(Assembly& a) {
     }
 
     auto defaults = hoist(drafts);
-    for (const auto& [key, value] : defaults) put_path(a.team_defaults, key, setting_node(key, value));
+    for (const auto& s : kSettings)
+        if (auto it = defaults.find(s.key); it != defaults.end()) put_path(a.team_defaults, s.key, setting_node(s.key, it->second));
 
     for (const auto& d : drafts) {
         Node team = Node::mapping();

@@ -11,18 +11,23 @@ namespace queueforge::lower {
 
 namespace {
 
-// Team setting, else the site's teamDefaults, else Kueue's default.
-std::string pick(const site::Text& team, const site::Text& defaults, std::string fallback) {
-    if (!team.value.empty()) return team.value;
-    if (!defaults.value.empty()) return defaults.value;
-    return fallback;
+// The team's setting, else the site's teamDefaults, else `fallback`; with
+// where the value came from.
+struct Choice {
+    std::string value;
+    Origin from;
+};
+
+Choice choose(const site::Team& t, const site::Text& team, const site::Text& defaults, std::string_view field,
+              std::string fallback, std::string_view why) {
+    if (!team.value.empty()) return {team.value, {team.mark, Derivation::Written, {}}};
+    if (!defaults.value.empty())
+        return {defaults.value, {defaults.mark, Derivation::TeamDefaults, "teamDefaults." + std::string(field)}};
+    std::string rule = "default: " + (fallback.empty() ? std::string("unset") : fallback) + " (" + std::string(why) + ")";
+    return {std::move(fallback), {t.mark, Derivation::Default, std::move(rule)}};
 }
 
-Mark mark_of(const site::Text& team, const site::Text& defaults, Mark fallback) {
-    if (!team.value.empty()) return team.mark;
-    if (!defaults.value.empty()) return defaults.mark;
-    return fallback;
-}
+constexpr std::string_view kCrdDefault = "Kueue's CRD default, written explicitly";
 
 // Kueue before 0.15 spells the v1beta2 value MayStopSearch as Borrow
 // (whenCanBorrow) and Preempt (whenCanPreempt) (kueue-semantics.md 1.9).
@@ -31,57 +36,95 @@ std::string fungibility_value(const Context& ctx, const std::string& v, const ch
     return v;
 }
 
-Node cluster_queue_spec(Context& ctx, const site::Team& t, const std::vector<ResourceGroup>& groups) {
+void set_fungibility(Context& ctx, Node& ff, const Trace& ff_tr, const char* key, Choice c, const char* legacy) {
+    std::string v = fungibility_value(ctx, c.value, legacy);
+    if (v != c.value) {
+        Origin t = target_origin(ctx, "Kueue " + ctx.target.kueue.to_string() + " spells " + c.value + " as " + v +
+                                          " (before 0.15)");
+        c.from.rule = (c.from.rule.empty() ? "written in the site" : c.from.rule) + "; " + t.rule;
+    }
+    ff.set(key, Node::string(v));
+    ff_tr.set(key, std::move(c.from));
+}
+
+Node cluster_queue_spec(Context& ctx, const site::Team& t, const std::vector<ResourceGroup>& groups, const Trace& tr) {
     const auto& s = t.settings;
     const auto& d = ctx.site.team_defaults;
     const std::string what = "team \"" + t.name.value + "\"";
     Node spec = Node::mapping();
-    spec.set("resourceGroups", resource_groups_node(groups));
-    if (!t.cohort.value.empty()) spec.set(ctx.v1beta2() ? "cohortName" : "cohort", Node::string(t.cohort.value));
-    spec.set("queueingStrategy", Node::string(pick(s.queueing_strategy, d.queueing_strategy, "BestEffortFIFO")));
-    spec.set("namespaceSelector", namespace_selector(ctx, t));
+    spec.set("resourceGroups", resource_groups_node(groups, tr.field("resourceGroups"), "the team's quota"));
+    if (!t.cohort.value.empty()) {
+        const char* field = ctx.v1beta2() ? "cohortName" : "cohort";
+        spec.set(field, Node::string(t.cohort.value));
+        tr.set(field, t.cohort.mark, Derivation::Written,
+               ctx.v1beta2() ? "written in the site (cohortName in kueue.x-k8s.io/v1beta2)" : "");
+    }
+    Choice strategy = choose(t, s.queueing_strategy, d.queueing_strategy, "queueingStrategy", "BestEffortFIFO", kCrdDefault);
+    spec.set("queueingStrategy", Node::string(strategy.value));
+    tr.set("queueingStrategy", std::move(strategy.from));
+    spec.set("namespaceSelector", namespace_selector(ctx, t, tr.field("namespaceSelector")));
 
     // CRD defaults are written out so the live object equals the desired one
     // (conventions.md 1.9).
-    std::string when_borrow = pick(s.fungibility.when_can_borrow, d.fungibility.when_can_borrow, "MayStopSearch");
-    std::string when_preempt = pick(s.fungibility.when_can_preempt, d.fungibility.when_can_preempt, "TryNextFlavor");
-    std::string preference = pick(s.fungibility.preference, d.fungibility.preference, "");
+    Choice when_borrow = choose(t, s.fungibility.when_can_borrow, d.fungibility.when_can_borrow,
+                                "flavorFungibility.whenCanBorrow", "MayStopSearch", kCrdDefault);
+    Choice when_preempt = choose(t, s.fungibility.when_can_preempt, d.fungibility.when_can_preempt,
+                                 "flavorFungibility.whenCanPreempt", "TryNextFlavor", kCrdDefault);
+    Choice preference = choose(t, s.fungibility.preference, d.fungibility.preference, "flavorFungibility.preference", "", kCrdDefault);
     Node ff = Node::mapping();
-    if (!preference.empty()) {
-        Mark m = mark_of(s.fungibility.preference, d.fungibility.preference, t.mark);
+    Trace ff_tr = tr.field("flavorFungibility");
+    if (!preference.value.empty()) {
+        Mark m = preference.from.mark;
         if (!ctx.kueue_at_least(0, 15))
             ctx.error(m, what + ": flavorFungibility.preference is not served by Kueue " + ctx.target.kueue.to_string() + " (needs 0.15 or newer)", "target.field");
-        if (when_borrow != "TryNextFlavor" || when_preempt != "TryNextFlavor")
+        if (when_borrow.value != "TryNextFlavor" || when_preempt.value != "TryNextFlavor")
             ctx.error(m, what + ": preference can only be set when both whenCanBorrow and whenCanPreempt are TryNextFlavor", "V33");
-        ff.set("preference", Node::string(preference));
+        ff.set("preference", Node::string(preference.value));
+        ff_tr.set("preference", std::move(preference.from));
     }
-    ff.set("whenCanBorrow", Node::string(fungibility_value(ctx, when_borrow, "Borrow")));
-    ff.set("whenCanPreempt", Node::string(fungibility_value(ctx, when_preempt, "Preempt")));
+    set_fungibility(ctx, ff, ff_tr, "whenCanBorrow", std::move(when_borrow), "Borrow");
+    set_fungibility(ctx, ff, ff_tr, "whenCanPreempt", std::move(when_preempt), "Preempt");
     spec.set("flavorFungibility", std::move(ff));
 
-    std::string reclaim = pick(s.preemption.reclaim_within_cohort, d.preemption.reclaim_within_cohort, "Never");
-    std::string within = pick(s.preemption.within_cluster_queue, d.preemption.within_cluster_queue, "Never");
-    std::string borrow = pick(s.preemption.borrow_policy, d.preemption.borrow_policy, "Never");
+    Choice reclaim = choose(t, s.preemption.reclaim_within_cohort, d.preemption.reclaim_within_cohort,
+                            "preemption.reclaimWithinCohort", "Never", kCrdDefault);
+    Choice within = choose(t, s.preemption.within_cluster_queue, d.preemption.within_cluster_queue,
+                           "preemption.withinClusterQueue", "Never", kCrdDefault);
+    Choice borrow = choose(t, s.preemption.borrow_policy, d.preemption.borrow_policy,
+                           "preemption.borrowWithinCohort.policy", "Never", kCrdDefault);
     auto threshold = s.preemption.max_priority_threshold ? s.preemption.max_priority_threshold
                                                          : d.preemption.max_priority_threshold;
-    if (reclaim == "Never" && borrow != "Never")
-        ctx.error(mark_of(s.preemption.borrow_policy, d.preemption.borrow_policy, t.mark),
-                  what + ": reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never", "V34");
+    if (reclaim.value == "Never" && borrow.value != "Never")
+        ctx.error(borrow.from.mark, what + ": reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never", "V34");
     Node pre = Node::mapping();
-    pre.set("reclaimWithinCohort", Node::string(reclaim));
+    Trace pre_tr = tr.field("preemption");
+    pre.set("reclaimWithinCohort", Node::string(reclaim.value));
+    pre_tr.set("reclaimWithinCohort", std::move(reclaim.from));
     // borrowWithinCohort has a CRD default ({policy: Never}) from Kueue 0.10 on;
     // before that an absent one stays absent, so it is written only when set.
     bool borrow_set = !s.preemption.borrow_policy.value.empty() || !d.preemption.borrow_policy.value.empty() || threshold;
     if (ctx.kueue_at_least(0, 10) || borrow_set) {
+        Trace bwc_tr = pre_tr.field("borrowWithinCohort");
+        if (!borrow_set)
+            bwc_tr.set(t.mark, Derivation::Default, "default: {policy: Never} (Kueue's CRD default from 0.10, written explicitly)");
         Node bwc = Node::mapping();
-        bwc.set("policy", Node::string(borrow));
-        if (threshold) bwc.set("maxPriorityThreshold", Node::integer(threshold->value));
+        bwc.set("policy", Node::string(borrow.value));
+        bwc_tr.set("policy", std::move(borrow.from));
+        if (threshold) {
+            bwc.set("maxPriorityThreshold", Node::integer(threshold->value));
+            bwc_tr.set("maxPriorityThreshold", threshold->mark,
+                       s.preemption.max_priority_threshold ? Derivation::Written : Derivation::TeamDefaults,
+                       s.preemption.max_priority_threshold ? "" : "teamDefaults.preemption.borrowWithinCohort.maxPriorityThreshold");
+        }
         pre.set("borrowWithinCohort", std::move(bwc));
     }
-    pre.set("withinClusterQueue", Node::string(within));
+    pre.set("withinClusterQueue", Node::string(within.value));
+    pre_tr.set("withinClusterQueue", std::move(within.from));
     spec.set("preemption", std::move(pre));
 
-    spec.set("stopPolicy", Node::string(pick(s.stop_policy, d.stop_policy, "None")));
+    Choice stop = choose(t, s.stop_policy, d.stop_policy, "stopPolicy", "None", kCrdDefault);
+    spec.set("stopPolicy", Node::string(stop.value));
+    tr.set("stopPolicy", std::move(stop.from));
     auto weight = s.fair_sharing_weight ? s.fair_sharing_weight : d.fair_sharing_weight;
     if (weight) {
         if (!ctx.kueue_at_least(0, 7))
@@ -89,30 +132,58 @@ Node cluster_queue_spec(Context& ctx, const site::Team& t, const std::vector<Res
         Node fs = Node::mapping();
         fs.set("weight", Node::string(weight->value.to_string()));
         spec.set("fairSharing", std::move(fs));
+        tr.field("fairSharing").set("weight", weight->mark,
+                                    s.fair_sharing_weight ? Derivation::Written : Derivation::TeamDefaults,
+                                    s.fair_sharing_weight ? "" : "teamDefaults.fairSharing.weight");
     }
     return spec;
 }
 
 }  // namespace
 
-Node resource_groups_node(const std::vector<ResourceGroup>& groups) {
+Node resource_groups_node(const std::vector<ResourceGroup>& groups, const Trace& at, const std::string& quota_of) {
     Node rgs = Node::sequence();
+    if (!groups.empty() && !groups.front().flavors.empty())
+        at.set(groups.front().flavors.front().mark, Derivation::Formed,
+               "resource groups formed from " + quota_of + ": resources listed together for one pool share a group");
     for (const auto& g : groups) {
+        Trace g_tr = at.item(rgs.size());
         Node rg = Node::mapping();
         Node covered = Node::sequence();
-        for (const auto& r : g.covered) covered.push(Node::string(r));
+        Trace covered_tr = g_tr.field("coveredResources");
+        for (std::size_t i = 0; i < g.covered.size(); ++i) {
+            covered.push(Node::string(g.covered[i]));
+            covered_tr.item(i).set(g.covered_marks[i], Derivation::Formed,
+                                   "covered resources in Kueue's order: cpu, memory, ephemeral-storage, pods, then by name");
+        }
         rg.set("coveredResources", std::move(covered));
         Node flavors = Node::sequence();
+        Trace flavors_tr = g_tr.field("flavors");
+        if (!g.flavors.empty())
+            flavors_tr.set(g.flavors.front().mark, Derivation::Formed,
+                           "one flavor per pool in the quota, in the order written (the preference order)");
         for (const auto& f : g.flavors) {
+            // The flavor and its name answer with the pool the quota names.
+            Trace f_tr = flavors_tr.item(flavors.size());
+            f_tr.set(f.pool_mark, Derivation::Written);
             Node fn = Node::mapping();
             fn.set("name", Node::string(f.flavor));
             Node resources = Node::sequence();
             for (const auto& r : f.resources) {
+                Trace r_tr = f_tr.field("resources").item(resources.size());
+                r_tr.set(r.name_from);
                 Node rn = Node::mapping();
                 rn.set("name", Node::string(r.name));
                 rn.set("nominalQuota", Node::string(r.nominal.to_string()));
-                if (r.borrowing_limit) rn.set("borrowingLimit", Node::string(r.borrowing_limit->to_string()));
-                if (r.lending_limit) rn.set("lendingLimit", Node::string(r.lending_limit->to_string()));
+                r_tr.set("nominalQuota", r.nominal_from);
+                if (r.borrowing_limit) {
+                    rn.set("borrowingLimit", Node::string(r.borrowing_limit->to_string()));
+                    r_tr.set("borrowingLimit", r.borrowing_from);
+                }
+                if (r.lending_limit) {
+                    rn.set("lendingLimit", Node::string(r.lending_limit->to_string()));
+                    r_tr.set("lendingLimit", r.lending_from);
+                }
                 resources.push(std::move(rn));
             }
             fn.set("resources", std::move(resources));
@@ -166,21 +237,35 @@ void lower_teams(Context& ctx) {
                         "target.auto-queues");
 
         auto groups = form_resource_groups(ctx, t.quota, what, has_cohort, true);
-        Node spec = cluster_queue_spec(ctx, t, groups);
-        Node& cq = add_object(ctx, {.api_version = ctx.target.kueue_api_version,
-                                    .kind = "ClusterQueue",
-                                    .name = cq_name,
-                                    .component = "kueue-queueing",
-                                    .labels = {{"queueforge.io/team", t.name.value}},
-                                    .wave = kWaveClusterQueue,
-                                    .kind_rank = 4,
-                                    .origin = t.mark});
-        cq.set("spec", std::move(spec));
+        std::vector<PendingRecord> records;
+        Trace(records).field("metadata").field("labels").set("queueforge.io/team", t.name.mark, Derivation::Generated,
+                                                             "generated label: the team's name");
+        Node spec = cluster_queue_spec(ctx, t, groups, Trace(records).field("spec"));
+        Origin cq_from = t.cluster_queue.value.empty()
+                             ? Origin{t.name.mark, Derivation::Written, "the team's name (clusterQueue is not set)"}
+                             : Origin{t.cluster_queue.mark, Derivation::Written, "the team's clusterQueue"};
+        add_object(ctx, {.api_version = ctx.target.kueue_api_version,
+                         .kind = "ClusterQueue",
+                         .name = cq_name,
+                         .component = "kueue-queueing",
+                         .labels = {{"queueforge.io/team", t.name.value}},
+                         .wave = kWaveClusterQueue,
+                         .kind_rank = 4,
+                         .origin = t.mark,
+                         .rule = "team " + t.name.value + ": one ClusterQueue per team",
+                         .name_from = cq_from,
+                         .fields = {{"spec", std::move(spec)}},
+                         .provenance = std::move(records)});
 
         const auto& d = ctx.site.team_defaults;
-        const std::string lq_name = pick(t.settings.local_queue, d.local_queue, "default");
+        Choice lq = choose(t, t.settings.local_queue, d.local_queue, "localQueue", "default",
+                           "queueforge's LocalQueue name when localQueue is not set");
+        const std::string& lq_name = lq.value;
         bool is_default = t.settings.default_queue ? t.settings.default_queue->value
                                                    : (d.default_queue ? d.default_queue->value : true);
+        Origin default_from = t.settings.default_queue ? Origin{t.settings.default_queue->mark, Derivation::Written, {}}
+                              : d.default_queue ? Origin{d.default_queue->mark, Derivation::TeamDefaults, "teamDefaults.defaultQueue"}
+                                                : Origin{t.mark, Derivation::Default, "default: defaultQueue true (the team's LocalQueues are its namespaces' default)"};
         for (const auto& ns : t.namespaces) {
             if (operator_queues && lq_name == op_lq)
                 ctx.warning(ns.mark,
@@ -190,24 +275,41 @@ void lower_teams(Context& ctx) {
             if (is_default && ++default_queues[ns.value] == 2)
                 ctx.warning(ns.mark, "namespace \"" + ns.value + "\" gets more than one default LocalQueue", "site.default-queue");
             std::vector<std::pair<std::string, std::string>> annotations;
+            std::vector<PendingRecord> lq_records;
+            Trace lq_tr(lq_records);
+            Trace lq_meta = lq_tr.field("metadata");
+            lq_meta.set("namespace", ns.mark, Derivation::Written, "a namespace of team " + t.name.value);
+            lq_meta.field("labels").set("queueforge.io/team", t.name.mark, Derivation::Generated, "generated label: the team's name");
             // Read by the CodeFlare SDK, not by Kueue (kueue-semantics.md 1.10).
-            if (is_default) annotations.emplace_back("kueue.x-k8s.io/default-queue", "true");
-            Node& lq = add_object(ctx, {.api_version = ctx.target.kueue_api_version,
-                                        .kind = "LocalQueue",
-                                        .name = lq_name,
-                                        .namespace_ = ns.value,
-                                        .component = "kueue-queueing",
-                                        .labels = {{"queueforge.io/team", t.name.value}},
-                                        .annotations = std::move(annotations),
-                                        .wave = kWaveLocalQueue,
-                                        .kind_rank = 5,
-                                        .origin = ns.mark});
+            if (is_default) {
+                annotations.emplace_back("kueue.x-k8s.io/default-queue", "true");
+                lq_meta.field("annotations").set("kueue.x-k8s.io/default-queue", default_from);
+            }
             Node lspec = Node::mapping();
+            Trace lspec_tr = lq_tr.field("spec");
             lspec.set("clusterQueue", Node::string(cq_name));
+            lspec_tr.set("clusterQueue", cq_from.mark, Derivation::Written, "the team's ClusterQueue");
             // LocalQueue.stopPolicy is served from Kueue 0.8 on (the CRDs of every
             // release tag; absent from 0.6's).
-            if (ctx.kueue_at_least(0, 8)) lspec.set("stopPolicy", Node::string("None"));
-            lq.set("spec", std::move(lspec));
+            if (ctx.kueue_at_least(0, 8)) {
+                lspec.set("stopPolicy", Node::string("None"));
+                lspec_tr.set("stopPolicy", t.mark, Derivation::Default, "default: None (Kueue's CRD default from 0.8, written explicitly)");
+            }
+            add_object(ctx, {.api_version = ctx.target.kueue_api_version,
+                             .kind = "LocalQueue",
+                             .name = lq_name,
+                             .namespace_ = ns.value,
+                             .component = "kueue-queueing",
+                             .labels = {{"queueforge.io/team", t.name.value}},
+                             .annotations = std::move(annotations),
+                             .wave = kWaveLocalQueue,
+                             .kind_rank = 5,
+                             .origin = ns.mark,
+                             .rule = "team " + t.name.value + ", namespace " + ns.value +
+                                     ": one LocalQueue per namespace of the team",
+                             .name_from = lq.from,
+                             .fields = {{"spec", std::move(lspec)}},
+                             .provenance = std::move(lq_records)});
         }
     }
 }

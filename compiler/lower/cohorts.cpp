@@ -72,22 +72,36 @@ void lower_cohorts(Context& ctx) {
                       "target.field");
 
         auto groups = form_resource_groups(ctx, c.quota, what, !c.parent.value.empty(), false);
-        Node& doc = add_object(ctx, {.api_version = ctx.target.cohort_api_version,
-                                     .kind = "Cohort",
-                                     .name = c.name.value,
-                                     .component = "kueue-queueing",
-                                     .wave = kWaveFlavor,
-                                     .kind_rank = 2,
-                                     .origin = c.mark});
+        std::vector<PendingRecord> records;
+        Trace spec_tr = Trace(records).field("spec");
         Node spec = Node::mapping();
-        if (!c.parent.value.empty()) spec.set(ctx.target.cohort_parent_field, Node::string(c.parent.value));
-        if (!groups.empty()) spec.set("resourceGroups", resource_groups_node(groups));
+        if (!c.parent.value.empty()) {
+            spec.set(ctx.target.cohort_parent_field, Node::string(c.parent.value));
+            spec_tr.set(ctx.target.cohort_parent_field, c.parent.mark, Derivation::Written,
+                        "written in the site (" + ctx.target.cohort_parent_field + " in Cohort " +
+                            ctx.target.cohort_api_version + ")");
+        }
+        if (!groups.empty())
+            spec.set("resourceGroups", resource_groups_node(groups, spec_tr.field("resourceGroups"), "the cohort's quota"));
         if (c.fair_sharing_weight) {
             Node fs = Node::mapping();
             fs.set("weight", Node::string(c.fair_sharing_weight->value.to_string()));
             spec.set("fairSharing", std::move(fs));
+            spec_tr.field("fairSharing").set("weight", c.fair_sharing_weight->mark, Derivation::Written);
         }
-        doc.set("spec", std::move(spec));
+        if (spec.size() == 0)
+            spec_tr.set(c.mark, Derivation::Formed, "cohort \"" + c.name.value + "\" has no parent, quota or weight");
+        add_object(ctx, {.api_version = ctx.target.cohort_api_version,
+                         .kind = "Cohort",
+                         .name = c.name.value,
+                         .component = "kueue-queueing",
+                         .wave = kWaveFlavor,
+                         .kind_rank = 2,
+                         .origin = c.mark,
+                         .rule = "cohort " + c.name.value + ": one Cohort per cohort of spec.cohorts",
+                         .name_from = {c.name.mark, Derivation::Written, "the cohort's name"},
+                         .fields = {{"spec", std::move(spec)}},
+                         .provenance = std::move(records)});
     }
     check_cycles(ctx);
 }
@@ -96,15 +110,24 @@ void lower_priority_classes(Context& ctx) {
     for (const auto& p : ctx.site.priority_classes) {
         if (ctx.v1beta2() && p.description.value.size() > 2048)
             ctx.error(p.description.mark, "priority class \"" + p.name.value + "\": description may be at most 2048 characters", "V55");
-        Node& doc = add_object(ctx, {.api_version = ctx.target.kueue_api_version,
-                                     .kind = "WorkloadPriorityClass",
-                                     .name = p.name.value,
-                                     .component = "kueue-queueing",
-                                     .wave = kWaveFlavor,
-                                     .kind_rank = 3,
-                                     .origin = p.mark});
-        doc.set("value", Node::integer(p.value.value));
-        if (!p.description.value.empty()) doc.set("description", Node::string(p.description.value));
+        std::vector<PendingRecord> records;
+        Trace tr(records);
+        std::vector<std::pair<std::string, Node>> fields;
+        fields.emplace_back("value", Node::integer(p.value.value));
+        if (!p.description.value.empty()) fields.emplace_back("description", Node::string(p.description.value));
+        tr.set("value", p.value.mark, Derivation::Written);
+        if (!p.description.value.empty()) tr.set("description", p.description.mark, Derivation::Written);
+        add_object(ctx, {.api_version = ctx.target.kueue_api_version,
+                         .kind = "WorkloadPriorityClass",
+                         .name = p.name.value,
+                         .component = "kueue-queueing",
+                         .wave = kWaveFlavor,
+                         .kind_rank = 3,
+                         .origin = p.mark,
+                         .rule = "priority class " + p.name.value + ": one WorkloadPriorityClass per priority class",
+                         .name_from = {p.name.mark, Derivation::Written, "the priority class's name"},
+                         .fields = std::move(fields),
+                         .provenance = std::move(records)});
     }
 }
 

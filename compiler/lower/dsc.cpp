@@ -54,6 +54,12 @@ void lower_data_science_cluster(Context& ctx) {
         return;
     }
     Node spec = *tspec;
+    std::vector<PendingRecord> records;
+    Trace spec_tr = Trace(records).field("spec");
+    // Template values carry the template's line numbers; each gets a record
+    // so none is mistaken for a value copied from the site.
+    spec_tr.set_from_template(*tspec, target_origin(ctx, "DataScienceCluster template"), "templates/" + ctx.target.dsc_template);
+    Trace components_tr = spec_tr.field("components");
     Node* components = spec.find("components");
     if (!components || !components->is_map()) {
         ctx.error(ctx.site.target.mark, "internal: template templates/" + ctx.target.dsc_template + " has no spec.components", "internal");
@@ -80,8 +86,12 @@ void lower_data_science_cluster(Context& ctx) {
             continue;
         }
         Node* comp = components->find(name.value);
-        if (!comp) comp = &components->set(name.value, Node::mapping());
+        if (!comp) {
+            comp = &components->set(name.value, Node::mapping());
+            components_tr.set(name.value, name.mark, Derivation::Written);
+        }
         comp->set("managementState", Node::string(state.value));
+        components_tr.field(name.value).set("managementState", state.mark, Derivation::Written);
     }
 
     Node* kueue = components->find("kueue");
@@ -96,11 +106,16 @@ void lower_data_science_cluster(Context& ctx) {
         for (const auto* f : {&d.default_local_queue_name, &d.default_cluster_queue_name})
             if (!f->value.empty() && !ctx.target.dsc_default_queue_fields)
                 ctx.error(f->mark, "dataScienceCluster default queue names need OpenShift AI 2.23 or newer", "target.field");
+        Trace kueue_tr = components_tr.field("kueue");
         if (ctx.target.dsc_default_queue_fields) {
-            if (!d.default_cluster_queue_name.value.empty())
+            if (!d.default_cluster_queue_name.value.empty()) {
                 kueue->set("defaultClusterQueueName", Node::string(d.default_cluster_queue_name.value));
-            if (!d.default_local_queue_name.value.empty())
+                kueue_tr.set("defaultClusterQueueName", d.default_cluster_queue_name.mark, Derivation::Written);
+            }
+            if (!d.default_local_queue_name.value.empty()) {
                 kueue->set("defaultLocalQueueName", Node::string(d.default_local_queue_name.value));
+                kueue_tr.set("defaultLocalQueueName", d.default_local_queue_name.mark, Derivation::Written);
+            }
         }
         if (ctx.target.dsc_auto_create_queues) {
             // The site owns the queues: the operator must not create competing
@@ -111,20 +126,32 @@ void lower_data_science_cluster(Context& ctx) {
                             "autoCreateQueues: true makes the operator create default-flavor and default queues next to the site's own",
                             "target.auto-queues");
             kueue->set("autoCreateQueues", Node::boolean(value));
+            kueue_tr.set("autoCreateQueues",
+                         d.auto_create_queues
+                             ? Origin{d.auto_create_queues->mark, Derivation::Written, {}}
+                             : target_origin(ctx, "autoCreateQueues false: the site owns the queues, so the operator "
+                                                  "must not create default-flavor and default queues"));
         }
     }
 
     const bool embedded = kueue_state == "Managed";
-    Node& doc = add_object(ctx, {.api_version = ctx.target.dsc_api_version,
-                                 .kind = "DataScienceCluster",
-                                 .name = d.name.value.empty() ? "default-dsc" : d.name.value,
-                                 .component = "rhoai-platform",
-                                 // Removing the DataScienceCluster tears OpenShift AI down.
-                                 .sync_options = {"Prune=false", "Delete=false"},
-                                 .wave = embedded ? kWaveEmbeddedKueueDsc : kWavePlatformDsc,
-                                 .kind_rank = 1,
-                                 .origin = d.mark.known() ? d.mark : ctx.site.target.mark});
-    doc.set("spec", std::move(spec));
+    const Mark origin = d.mark.known() ? d.mark : ctx.site.target.mark;
+    add_object(ctx, {.api_version = ctx.target.dsc_api_version,
+                     .kind = "DataScienceCluster",
+                     .name = d.name.value.empty() ? "default-dsc" : d.name.value,
+                     .component = "rhoai-platform",
+                     // Removing the DataScienceCluster tears OpenShift AI down.
+                     .sync_options = {"Prune=false", "Delete=false"},
+                     .wave = embedded ? kWaveEmbeddedKueueDsc : kWavePlatformDsc,
+                     .kind_rank = 1,
+                     .origin = origin,
+                     .rule = d.mark.known() ? "spec.dataScienceCluster: OpenShift AI's DataScienceCluster"
+                                            : "target " + ctx.target.name + ": OpenShift AI's DataScienceCluster",
+                     .name_from = d.name.value.empty()
+                                      ? Origin{origin, Derivation::Default, "default: default-dsc (the name OpenShift AI uses)"}
+                                      : Origin{d.name.mark, Derivation::Written, {}},
+                     .fields = {{"spec", std::move(spec)}},
+                     .provenance = std::move(records)});
 }
 
 }  // namespace queueforge::lower

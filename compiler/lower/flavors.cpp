@@ -26,37 +26,63 @@ void lower_flavors(Context& ctx) {
                             " supports only empty ResourceFlavors (no node labels, taints or tolerations)",
                         "target.support");
 
-        Node& doc = add_object(ctx, {.api_version = ctx.target.kueue_api_version,
-                                     .kind = "ResourceFlavor",
-                                     .name = pool.name.value,
-                                     .component = "kueue-queueing",
-                                     .labels = {{"queueforge.io/pool", pool.name.value}},
-                                     .wave = kWaveFlavor,
-                                     .kind_rank = 0,
-                                     .origin = pool.mark});
+        std::vector<PendingRecord> records;
+        Trace spec_tr = Trace(records).field("spec");
+        Trace(records).field("metadata").field("labels").set("queueforge.io/pool", pool.name.mark, Derivation::Generated,
+                                                             "generated label: the pool's name");
         Node spec = Node::mapping();
+        if (empty)
+            spec_tr.set(pool.mark, Derivation::Formed,
+                        "pool \"" + pool.name.value + "\" has no node labels, taints or tolerations: an empty flavor");
         if (!pool.node_labels.empty()) {
             std::vector<std::pair<std::string, std::string>> kv;
-            for (const auto& [k, v] : pool.node_labels) kv.emplace_back(k.value, v.value);
+            Trace labels_tr = spec_tr.field("nodeLabels");
+            for (const auto& [k, v] : pool.node_labels) {
+                kv.emplace_back(k.value, v.value);
+                labels_tr.set(k.value, v.mark, Derivation::Written);
+            }
             spec.set("nodeLabels", sorted_string_map(std::move(kv)));
         }
         if (!pool.taints.empty()) {
             Node taints = Node::sequence();
+            Trace taints_tr = spec_tr.field("nodeTaints");
             for (const auto& t : pool.taints) {
+                Trace t_tr = taints_tr.item(taints.size());
+                t_tr.set(t.mark, Derivation::Written);
                 Node n = Node::mapping();
                 n.set("key", Node::string(t.key.value));
-                if (!t.value.value.empty()) n.set("value", Node::string(t.value.value));
+                t_tr.set("key", t.key.mark, Derivation::Written);
+                if (!t.value.value.empty()) {
+                    n.set("value", Node::string(t.value.value));
+                    t_tr.set("value", t.value.mark, Derivation::Written);
+                }
                 n.set("effect", Node::string(t.effect.value));
+                t_tr.set("effect", t.effect.mark, Derivation::Written);
                 taints.push(std::move(n));
             }
             spec.set("nodeTaints", std::move(taints));
         }
         if (!pool.tolerations.empty()) {
             Node tolerations = Node::sequence();
-            for (const auto& t : pool.tolerations) tolerations.push(t);
+            Trace tol_tr = spec_tr.field("tolerations");
+            for (const auto& t : pool.tolerations) {
+                tol_tr.item(tolerations.size()).set_copied(t);
+                tolerations.push(t);
+            }
             spec.set("tolerations", std::move(tolerations));
         }
-        doc.set("spec", std::move(spec));
+        add_object(ctx, {.api_version = ctx.target.kueue_api_version,
+                         .kind = "ResourceFlavor",
+                         .name = pool.name.value,
+                         .component = "kueue-queueing",
+                         .labels = {{"queueforge.io/pool", pool.name.value}},
+                         .wave = kWaveFlavor,
+                         .kind_rank = 0,
+                         .origin = pool.mark,
+                         .rule = "pool " + pool.name.value + ": one ResourceFlavor per pool",
+                         .name_from = {pool.name.mark, Derivation::Written, "the pool's name"},
+                         .fields = {{"spec", std::move(spec)}},
+                         .provenance = std::move(records)});
     }
 }
 

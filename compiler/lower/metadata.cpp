@@ -4,6 +4,23 @@
 
 namespace queueforge::lower {
 
+namespace {
+
+// The sync-wave annotation explains itself in `explain` and --annotate.
+std::string wave_reason(int wave) {
+    switch (wave) {
+    case kWaveNamespace: return "Namespaces first (-20)";
+    case kWaveEmbeddedKueueDsc: return "a DataScienceCluster that installs Kueue goes before the queues (-10)";
+    case kWaveFlavor: return "flavors, cohorts and priority classes before the queues that name them (0)";
+    case kWaveClusterQueue: return "ClusterQueues after the flavors and cohorts they name (1)";
+    case kWaveLocalQueue: return "LocalQueues after their ClusterQueues (2)";
+    case kWavePlatformDsc: return "the DataScienceCluster after the queues (10)";
+    default: return "wave " + std::to_string(wave);
+    }
+}
+
+}  // namespace
+
 Node sorted_string_map(std::vector<std::pair<std::string, std::string>> kv) {
     std::sort(kv.begin(), kv.end());
     Node m = Node::mapping();
@@ -12,6 +29,19 @@ Node sorted_string_map(std::vector<std::pair<std::string, std::string>> kv) {
 }
 
 Node& add_object(Context& ctx, ObjectSpec spec) {
+    std::vector<PendingRecord> records;
+    records.reserve(spec.provenance.size() + 9);
+    Trace tr(records);
+    tr.set(spec.origin, Derivation::Object, std::move(spec.rule));
+    if (spec.custom_resource)
+        tr.set("apiVersion", target_origin(ctx, spec.api_version + " is the API version it serves for " + spec.kind));
+    else
+        tr.set("apiVersion", spec.origin, Derivation::Generated, "core Kubernetes API");
+    Trace meta_tr = tr.field("metadata");
+    meta_tr.set("name", spec.name_from.mark.known() ? std::move(spec.name_from) : Origin{spec.origin, Derivation::Written, {}});
+    Trace labels_tr = meta_tr.field("labels");
+    Trace annotations_tr = meta_tr.field("annotations");
+
     Node doc = Node::mapping();
     doc.set("apiVersion", Node::string(spec.api_version));
     doc.set("kind", Node::string(spec.kind));
@@ -21,8 +51,14 @@ Node& add_object(Context& ctx, ObjectSpec spec) {
 
     auto labels = std::move(spec.labels);
     labels.emplace_back("app.kubernetes.io/managed-by", "queueforge");
+    labels_tr.set("app.kubernetes.io/managed-by", spec.origin, Derivation::Generated, "generated label: queueforge manages the object");
     labels.emplace_back("app.kubernetes.io/part-of", ctx.site.name.value);
-    if (!spec.component.empty()) labels.emplace_back("app.kubernetes.io/component", spec.component);
+    labels_tr.set("app.kubernetes.io/part-of", ctx.site.name.mark, Derivation::Generated, "generated label: the site's metadata.name");
+    if (!spec.component.empty()) {
+        labels.emplace_back("app.kubernetes.io/component", spec.component);
+        labels_tr.set("app.kubernetes.io/component", spec.origin, Derivation::Generated,
+                      "generated label: " + spec.component + " for " + spec.kind);
+    }
     meta.set("labels", sorted_string_map(std::move(labels)));
 
     auto annotations = std::move(spec.annotations);
@@ -35,10 +71,19 @@ Node& add_object(Context& ctx, ObjectSpec spec) {
         std::string joined;
         for (const auto& o : options) joined += (joined.empty() ? "" : ",") + o;
         annotations.emplace_back("argocd.argoproj.io/sync-options", joined);
+        annotations_tr.set("argocd.argoproj.io/sync-options", spec.origin, Derivation::Generated,
+                           std::string("generated annotation: ") +
+                               (spec.custom_resource ? "the operator installs the CRD, so the first dry run must not fail" : "") +
+                               (spec.custom_resource && !spec.sync_options.empty() ? "; " : "") +
+                               (spec.sync_options.empty() ? "" : "never pruned or deleted by Argo CD"));
     }
     annotations.emplace_back("argocd.argoproj.io/sync-wave", std::to_string(spec.wave));
+    annotations_tr.set("argocd.argoproj.io/sync-wave", spec.origin, Derivation::Generated,
+                       "generated annotation: Argo CD sync wave: " + wave_reason(spec.wave));
     meta.set("annotations", sorted_string_map(std::move(annotations)));
     doc.set("metadata", std::move(meta));
+    for (auto& [key, value] : spec.fields) doc.set(std::move(key), std::move(value));
+    for (auto& r : spec.provenance) records.push_back(std::move(r));
 
     Object obj;
     obj.api_version = spec.api_version;
@@ -49,6 +94,7 @@ Node& add_object(Context& ctx, ObjectSpec spec) {
     obj.origin = spec.origin;
     obj.wave = spec.wave;
     obj.kind_rank = spec.kind_rank;
+    attach(obj, records);
     ctx.objects.push_back(std::move(obj));
     return ctx.objects.back().doc;
 }

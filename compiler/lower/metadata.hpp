@@ -2,6 +2,7 @@
 // Object skeletons with queueforge's labels and Argo CD annotations
 // (conventions.md 1.7 and 5.1).
 #include "lower/context.hpp"
+#include "lower/provenance.hpp"
 
 #include <string>
 #include <utility>
@@ -30,10 +31,18 @@ struct ObjectSpec {
     int wave = 0;
     int kind_rank = 0;
     Mark origin;
+    std::string rule;         // why the object exists, recorded with `origin`
+    Origin name_from;         // where metadata.name comes from (unknown mark: `origin`)
+    // Top-level fields after metadata (spec, or value and description), so
+    // that the document is complete when its provenance is attached.
+    std::vector<std::pair<std::string, Node>> fields;
+    // Records for the rest of the object (paths from the document root),
+    // recorded after the ones add_object makes, so they win for the same path.
+    std::vector<PendingRecord> provenance;
 };
 
-// Appends an object with apiVersion, kind and metadata filled in and returns
-// its document so the caller can add spec (or top-level fields).
+// Appends an object with apiVersion, kind, metadata and `fields`, with its
+// provenance, and returns its document.
 Node& add_object(Context& ctx, ObjectSpec spec);
 
 // A map with its keys sorted byte-wise, for maps whose keys are data.

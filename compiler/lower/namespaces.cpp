@@ -30,15 +30,21 @@ void lower_namespaces(Context& ctx) {
         return;
     }
     for (const auto* ns : namespaces) {
-        Node& doc = add_object(ctx, {.api_version = "v1",
-                                     .kind = "Namespace",
-                                     .name = ns->value,
-                                     .labels = required,
-                                     .custom_resource = false,
-                                     .wave = kWaveNamespace,
-                                     .kind_rank = 0,
-                                     .origin = ns->mark});
-        (void)doc;
+        std::vector<PendingRecord> records;
+        Trace labels_tr = Trace(records).field("metadata").field("labels");
+        for (const auto& [k, v] : required)
+            labels_tr.set(k, target_origin(ctx, "Kueue manages jobs only in namespaces labelled " + k + "=" + v));
+        add_object(ctx, {.api_version = "v1",
+                         .kind = "Namespace",
+                         .name = ns->value,
+                         .labels = required,
+                         .custom_resource = false,
+                         .wave = kWaveNamespace,
+                         .kind_rank = 0,
+                         .origin = ns->mark,
+                         .rule = "namespace " + ns->value + ": a team namespace (manageNamespaces: true)",
+                         .name_from = {ns->mark, Derivation::Written, {}},
+                         .provenance = std::move(records)});
     }
 }
 

@@ -12,8 +12,11 @@ void lower_teams(Context& ctx);          // ClusterQueues and LocalQueues
 void lower_namespaces(Context& ctx);
 void lower_data_science_cluster(Context& ctx);
 
-// Shared by teams and cohorts: resourceGroups as Kueue spells them.
+// Shared by teams and cohorts: resourceGroups as Kueue spells them, with
+// their provenance recorded under `at` ("spec.resourceGroups"); `quota_of`
+// names the owner's quota in the rules ("the team's quota").
 struct ResourceGroup;
-Node resource_groups_node(const std::vector<ResourceGroup>& groups);
+class Trace;
+Node resource_groups_node(const std::vector<ResourceGroup>& groups, const Trace& at, const std::string& quota_of);
 
 }  // namespace queueforge::lower

@@ -35,7 +35,7 @@ std::string pct(std::int64_t micro) {
 // (kueue-semantics.md 3.3), so a share is floored to that unit: the team
 // never gets more than the share it was given.
 std::optional<Quantity> resolve_share(Context& ctx, const site::Amount& a, const site::Pool& pool,
-                                      const std::string& what) {
+                                      const std::string& what, Origin& from) {
     auto alloc = std::find_if(pool.allocatable.begin(), pool.allocatable.end(),
                               [&](const site::Amount& x) { return x.resource == a.resource; });
     if (!pool.nodes || alloc == pool.allocatable.end()) {
@@ -62,12 +62,28 @@ std::optional<Quantity> resolve_share(Context& ctx, const site::Amount& a, const
                         "; rounded down to " + q->to_string() + " because Kueue counts " + a.resource +
                         (a.resource == "cpu" ? " in milli-units" : " in whole units"),
                     "site.share-rounded");
+    std::string rule = pct(*a.share_micro_pct) + " of pool " + pool.name.value + " (" +
+                       std::to_string(pool.nodes->value) + " nodes × " + alloc->absolute->to_string() + " " +
+                       a.resource + " = " + capacity->to_string() + ") = " + exact->to_string();
+    if (!(*q == *exact))
+        rule += ", rounded down to " + q->to_string() + " (Kueue counts " + a.resource +
+                (a.resource == "cpu" ? " in milli-units)" : " in whole units)");
+    from = {a.mark, Derivation::Share, std::move(rule)};
     return q;
 }
 
-std::optional<Quantity> resolve(Context& ctx, const site::Amount& a, const site::Pool& pool, const std::string& what) {
-    if (a.absolute) return a.absolute;
-    return resolve_share(ctx, a, pool, what);
+// `from` says how the amount was derived (explain, build --annotate).
+std::optional<Quantity> resolve(Context& ctx, const site::Amount& a, const site::Pool& pool, const std::string& what,
+                                Origin& from) {
+    if (a.absolute) {
+        from = {a.mark, Derivation::Written, {}};
+        // The API server writes quantities back in canonical form; say so
+        // where the site spells it differently.
+        std::string canonical = a.absolute->to_string();
+        if (canonical != a.written) from.rule = "written in the site as " + a.written + " (canonical form " + canonical + ")";
+        return a.absolute;
+    }
+    return resolve_share(ctx, a, pool, what, from);
 }
 
 struct UnionFind {
@@ -162,22 +178,35 @@ std::vector<ResourceGroup> form_resource_groups(Context& ctx, const std::vector<
             for (const auto& [name, id] : index)
                 if (uf.find(id) == root) g.covered.push_back(name);
             std::sort(g.covered.begin(), g.covered.end(), resource_before);
+            for (const auto& r : g.covered) {
+                Mark first;
+                for (const auto* x : entries)
+                    if (const auto* a = find_amount(x->nominal, r); a && !first.known()) first = a->resource_mark;
+                g.covered_marks.push_back(first);
+            }
             groups.push_back(std::move(g));
         }
         ResourceGroup& g = groups[it->second];
         const site::Pool& pool = *ctx.pools.at(e->pool.value);
-        FlavorQuota fq{e->pool.value, e->mark, {}};
+        FlavorQuota fq{e->pool.value, e->mark, e->pool.mark, {}};
         const std::string what = owner + " quota for pool \"" + e->pool.value + "\"";
         for (const auto& r : g.covered) {
-            ResourceQuota rq{r, Quantity{}, std::nullopt, std::nullopt};
+            ResourceQuota rq{r, Quantity{}, std::nullopt, std::nullopt, {}, {}, {}, {}};
             // A pool that does not offer a resource of its group gets quota 0 for it: the
             // webhook requires every flavor to list every covered resource (V23, V24).
-            if (const auto* a = find_amount(e->nominal, r))
-                if (auto q = resolve(ctx, *a, pool, what + " nominal." + r)) rq.nominal = *q;
+            if (const auto* a = find_amount(e->nominal, r)) {
+                rq.name_from = {a->resource_mark, Derivation::Written, {}};
+                if (auto q = resolve(ctx, *a, pool, what + " nominal." + r, rq.nominal_from)) rq.nominal = *q;
+            } else {
+                rq.name_from = {e->mark, Derivation::ZeroFilled,
+                                "zero-filled: resource groups need every resource in every flavor (the quota for pool " +
+                                    e->pool.value + " lists no " + r + ")"};
+                rq.nominal_from = rq.name_from;
+            }
             if (const auto* a = find_amount(e->borrowing_limit, r))
-                rq.borrowing_limit = resolve(ctx, *a, pool, what + " borrowingLimit." + r);
+                rq.borrowing_limit = resolve(ctx, *a, pool, what + " borrowingLimit." + r, rq.borrowing_from);
             if (const auto* a = find_amount(e->lending_limit, r)) {
-                rq.lending_limit = resolve(ctx, *a, pool, what + " lendingLimit." + r);
+                rq.lending_limit = resolve(ctx, *a, pool, what + " lendingLimit." + r, rq.lending_from);
                 if (is_cluster_queue && rq.lending_limit && rq.nominal < *rq.lending_limit)
                     ctx.error(a->mark,
                               what + ": lendingLimit." + r + " " + rq.lending_limit->to_string() +

@@ -1,6 +1,7 @@
 #pragma once
 // Quota amounts → exact quantities, and quota entries → Kueue resource groups.
 #include "lower/context.hpp"
+#include "lower/provenance.hpp"
 
 #include <queueforge/quantity.hpp>
 
@@ -15,16 +16,20 @@ struct ResourceQuota {
     Quantity nominal;
     std::optional<Quantity> borrowing_limit;
     std::optional<Quantity> lending_limit;
+    // Provenance of the resource entry (its name) and of each amount.
+    Origin name_from, nominal_from, borrowing_from, lending_from;
 };
 
 struct FlavorQuota {
     std::string flavor;
     Mark mark;
+    Mark pool_mark;
     std::vector<ResourceQuota> resources;  // in the group's coveredResources order
 };
 
 struct ResourceGroup {
     std::vector<std::string> covered;
+    std::vector<Mark> covered_marks;   // where each covered resource is first quoted
     std::vector<FlavorQuota> flavors;  // preference order, as written
 };
 

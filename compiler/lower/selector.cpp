@@ -86,12 +86,29 @@ Node checked_selector(Context& ctx, const Node& sel, const std::string& what) {
 
 }  // namespace
 
-Node namespace_selector(Context& ctx, const site::Team& team) {
+Node namespace_selector(Context& ctx, const site::Team& team, const Trace& at) {
     const std::string what = "team \"" + team.name.value + "\" namespaceSelector";
-    if (team.selector) return checked_selector(ctx, *team.selector, what);
+    if (team.selector) {
+        Node sel = checked_selector(ctx, *team.selector, what);
+        // Keys and values are copied from the site's selector; the sorted
+        // matchLabels are found by key, the expressions by position.
+        at.set(team.selector->mark(), Derivation::Written, "the team's label selector");
+        // Keys are the site's own (Trace keys must outlive add_object).
+        const Node* src_ml = team.selector->find("matchLabels");
+        if (src_ml && src_ml->is_map() && sel.find("matchLabels"))
+            for (const auto& e : src_ml->entries()) at.field("matchLabels").set(e.key, e.value.mark(), Derivation::Written);
+        const Node* src_me = team.selector->find("matchExpressions");
+        if (const Node* me = sel.find("matchExpressions"); me && src_me && src_me->is_seq() &&
+                                                          me->items().size() == src_me->items().size())
+            for (std::size_t i = 0; i < me->items().size(); ++i) at.field("matchExpressions").item(i).set_copied(src_me->items()[i]);
+        return sel;
+    }
     // An empty selector admits every namespace; a missing one admits none
     // (kueue-semantics.md 1.4), so the selector is always written.
-    if (team.selector_mode.value == "all") return Node::mapping();
+    if (team.selector_mode.value == "all") {
+        at.set(team.selector_mode.mark, Derivation::Formed, "namespaceSelector: all is {} (every namespace)");
+        return Node::mapping();
+    }
     if (team.namespaces.empty()) {
         ctx.error(team.mark,
                   "team \"" + team.name.value +
@@ -102,8 +119,15 @@ Node namespace_selector(Context& ctx, const site::Team& team) {
     Node sel = Node::mapping();
     if (team.namespaces.size() == 1) {
         sel.set("matchLabels", sorted_string_map({{kNameLabel, team.namespaces.front().value}}));
+        at.set(team.namespaces.front().mark, Derivation::Formed,
+               "the team's one namespace, selected by its kubernetes.io/metadata.name label");
         return sel;
     }
+    at.set(team.namespaces.front().mark, Derivation::Formed,
+           "the team's namespaces, selected by their kubernetes.io/metadata.name label");
+    Trace values_tr = at.field("matchExpressions").item(0).field("values");
+    for (std::size_t i = 0; i < team.namespaces.size(); ++i)
+        values_tr.item(i).set(team.namespaces[i].mark, Derivation::Written, "a namespace of the team");
     Node expr = Node::mapping();
     expr.set("key", Node::string(kNameLabel));
     expr.set("operator", Node::string("In"));

@@ -50,7 +50,7 @@ bool read_passthrough(const Reader& r, const Node& n, const std::string& what, N
     if (!meta || !meta->is_map() || !non_empty_string(meta->find("name"))) {
         r.error(meta ? meta->mark() : n.mark(), what + ".metadata.name: required (a string)", "site.required");
         ok = false;
-    } else if (const Node* ns = meta->find("namespace"); ns && ns->kind() != Node::Kind::String) {
+    } else if (const Node* ns = meta->find("namespace"); ns && ns->kind() != Node::Kind::String && !ns->is_null()) {
         r.error(ns->mark(), what + ".metadata.namespace: expected a string", "site.type");
         ok = false;
     }

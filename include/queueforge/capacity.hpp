@@ -23,6 +23,8 @@
 //                flavor (Kueue's "maximum capacity" in ExceedsMaxQuota
 //                messages): nominal + borrowingLimit, capped by what its
 //                cohort tree can lend.
+//   largest pod = min(max burst, the pool's allocatable per node): a bigger
+//                pod is either never admitted or never scheduled.
 // Kueue does not look at nodes: a max burst above the pool's capacity is a
 // promise the nodes cannot keep, which the pools' commit ratio shows.
 #include <queueforge/diagnostics.hpp>
@@ -87,6 +89,10 @@ struct QuotaRow {
     Amount guaranteed;
     Amount lendable;
     Amount max_burst;
+    // The largest single pod of this team that Kueue admits and one node of
+    // the pool holds: min(max burst, the pool's allocatable per node);
+    // nullopt when the pool's allocatable is unknown.
+    std::optional<Amount> largest_pod;
 };
 
 struct Team {
@@ -149,7 +155,8 @@ std::string render_text(const Report& r);
 //              commitPercent, commit: under|full|over|unknown,
 //              shares: [{kind: ClusterQueue|Cohort, name, team (queues only), nominal}]}]}],
 //    teams:   [{name, clusterQueue, cohort, reclaimWithinCohort, quota: [{pool, resource,
-//              nominal, borrowingLimit, lendingLimit, guaranteed, lendable, maxBurst}]}],
+//              nominal, borrowingLimit, lendingLimit, guaranteed, lendable, maxBurst,
+//              largestPod}]}],
 //    cohorts: [{name, parent, object, cycle, depth, cohorts, clusterQueues, totals: [{pool,
 //              resource, nominal, shared, ownNominal, borrowingLimit, lendingLimit,
 //              guaranteed, maxBurst}]}]}

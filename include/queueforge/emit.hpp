@@ -10,7 +10,11 @@
 namespace queueforge {
 
 // `site_file` names the source in the header comment; empty = no header.
-std::string render_stream(const std::vector<Object>& objects, const std::string& site_file);
+// `annotate_as`, when not empty, writes each object's provenance as a `#`
+// comment block after its `---`, naming the site file so (build --annotate;
+// explain.hpp). Without it the bytes are exactly those of a plain build.
+std::string render_stream(const std::vector<Object>& objects, const std::string& site_file,
+                          const std::string& annotate_as = {});
 
 // A file name for the object that cannot leave the output folder whatever
 // the object's names are: "<NN>-<kind>-[<namespace>.]<name>.yaml", NN the
@@ -26,12 +30,12 @@ inline constexpr const char* kOwnedIndex = ".queueforge-owned";
 // `prune`, files queueforge wrote earlier that no object maps to any more are
 // removed; files it did not write are never touched.
 bool write_objects(const std::string& dir, const std::vector<Object>& objects, const std::string& site_file,
-                   Diagnostics& diags, bool prune = false);
+                   Diagnostics& diags, bool prune = false, const std::string& annotate_as = {});
 
 // Compares `dir` with what write_objects would write, without writing:
 // missing, different and stale files become errors (rules drift.missing,
 // drift.changed, drift.stale). Returns true when there is no drift.
 bool check_objects(const std::string& dir, const std::vector<Object>& objects, const std::string& site_file,
-                   Diagnostics& diags);
+                   Diagnostics& diags, const std::string& annotate_as = {});
 
 }  // namespace queueforge

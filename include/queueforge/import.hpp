@@ -14,6 +14,7 @@
 #include <queueforge/resource.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ namespace queueforge {
 struct ImportOptions {
     std::string target;     // build for this target instead of inferring one ("rhoai-2.16", "kueue-0.13", ...)
     std::string site_name;  // metadata.name of the site; default: the part-of label of queueforge's objects, else "imported"
+    // Called as the import moves on ("inferring the site from 10000 objects",
+    // "self-check round 2: ..."); the CLI shows it on a terminal.
+    std::function<void(const std::string&)> progress;
 };
 
 struct ImportStats {
