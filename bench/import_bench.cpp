@@ -3,13 +3,16 @@
 // LocalQueues, Namespaces, WorkloadPriorityClasses and Pods (an unknown kind,
 // kept as passthrough). Prints the time to read the dump and to import it
 // (infer, build, compare, render); the budget is 1 s for 10,000 objects.
-//   bench_import [objects=10000]
+//   bench_import [objects=10000] [write-dump-to-file]
+// With a file name the dump is also written there, for timing the CLI as a
+// whole process:  bench_import 10000 /tmp/dump.yaml && time queueforge import /tmp/dump.yaml >/dev/null
 #include <queueforge/import.hpp>
 #include <queueforge/resource.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -54,6 +57,10 @@ int main(int argc, char** argv) {
     int n = argc > 1 ? std::atoi(argv[1]) : 10000;
     if (n <= 0) n = 10000;
     std::string text = generate(n);
+    if (argc > 2) {
+        std::ofstream(argv[2], std::ios::binary) << text;
+        std::printf("dump written to %s (%zu bytes)\n", argv[2], text.size());
+    }
 
     auto t0 = std::chrono::steady_clock::now();
     queueforge::LoadedResources loaded;

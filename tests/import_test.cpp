@@ -846,6 +846,21 @@ spec: {components: [1]}
     REQUIRE(r.result);
     auto rebuilt = build(r.text);
     CHECK(rebuilt.size() >= 6);
+
+    // Only unnamed documents: each is named, and the error says why nothing is left.
+    auto unnamed = import_text(R"(apiVersion: batch/v1
+kind: Job
+metadata: {generateName: sample-job-}
+---
+kind: Cluster
+apiVersion: kind.x-k8s.io/v1alpha4
+nodes: [{role: control-plane}]
+)");
+    CHECK_FALSE(unnamed.result);
+    auto said = render_text(unnamed.diags, {});
+    CHECK(said.find("Job without metadata.name cannot be imported (objects named by generateName") != std::string::npos);
+    CHECK(said.find("Cluster without metadata.name cannot be imported (not a Kubernetes object") != std::string::npos);
+    CHECK(said.find("nothing to import: the input's 2 documents hold no object a site can declare") != std::string::npos);
 }
 
 // ---- the site format's patches and passthrough ------------------------------

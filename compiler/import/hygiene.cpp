@@ -123,9 +123,11 @@ std::vector<Item> read_items(std::vector<Resource> resources, Diagnostics& diags
             continue;
         }
         if (it.name.empty()) {
+            const bool generated = meta && meta->is_map() && meta->find("generateName");
             diags.warning(it.file, it.mark(),
-                          it.kind_name + " without metadata.name cannot be imported (objects named by generateName "
-                                         "are created by controllers, not declared)",
+                          it.kind_name + " without metadata.name cannot be imported" +
+                              (generated ? " (objects named by generateName are created by controllers, not declared)"
+                                         : " (not a Kubernetes object a cluster holds; a tool's configuration file?)"),
                           "import.unnamed");
             continue;
         }

@@ -84,10 +84,16 @@ std::optional<ImportResult> import_site(std::vector<Resource> resources, Diagnos
                     "import.name");
         return std::nullopt;
     }
+    const std::size_t documents = resources.size();
     std::vector<Item> items = read_items(std::move(resources), diags);
     if (diags.count(Severity::Error) > errors_before) return std::nullopt;
     if (items.empty()) {
-        diags.error("<input>", {}, "nothing to import: the input holds no Kubernetes objects", "import.empty");
+        diags.error("<input>", {},
+                    documents ? "nothing to import: the input's " + std::to_string(documents) +
+                                    (documents == 1 ? " document holds" : " documents hold") +
+                                    " no object a site can declare (see the warnings)"
+                              : std::string("nothing to import: the input holds no Kubernetes objects"),
+                    "import.empty");
         return std::nullopt;
     }
     auto choice = choose_target(items, opts.target, diags);
