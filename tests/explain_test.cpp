@@ -428,3 +428,41 @@ TEST_CASE("explain: build --annotate writes the provenance as comments; the defa
     CHECK(qf_test::run_cli("build " + site + " --annotate --check " + qf_test::shell_quote(dir)).exit == 0);
     CHECK(qf_test::run_cli("build " + site + " --check " + qf_test::shell_quote(dir)).exit == 1);
 }
+
+TEST_CASE("explain: patches and passthrough objects say they were kept by import", "[explain]") {
+    auto b = build_text(R"(apiVersion: queueforge.io/v1alpha1
+kind: Site
+metadata: {name: p}
+spec:
+  target: kueue-0.20
+  pools: [{name: cpu}]
+  teams:
+  - name: a
+    namespaceSelector: all
+    quota: [{pool: cpu, nominal: {cpu: 1}}]
+  patches:
+  - kind: ClusterQueue
+    name: a
+    merge: {metadata: {labels: {cost/center: "1"}}, spec: {admissionScope: {admissionMode: UsageBasedAdmissionFairSharing}}}
+  passthrough:
+  - {apiVersion: kueue.x-k8s.io/v1beta2, kind: AdmissionCheck, metadata: {name: ac}, spec: {controllerName: x}}
+)");
+    const Object& cq = object(b.lowered, "ClusterQueue/a");
+    auto label = field(cq, "metadata.labels[cost/center]");
+    CHECK(label.own);
+    CHECK(label.rule == "patch for ClusterQueue \"a\": a field the site format has no setting for (kept by queueforge import)");
+    CHECK(at(b.text, label.mark) == "\"1\"}}, spec: {admissionScope: {admissionMode: UsageBasedAdmissionFairSharing}}}");
+    auto mode = field(cq, "spec.admissionScope.admissionMode");
+    CHECK(mode.own);
+    CHECK(at(b.text, mode.mark) == "UsageBasedAdmissionFairSharing}}}");
+    CHECK(mode.rule.starts_with("patch for ClusterQueue \"a\""));
+    // The site's own fields keep their own answers.
+    CHECK(field(cq, "spec.resourceGroups[0].flavors[0].resources[0].nominalQuota").rule == "written in the site");
+
+    const Object& ac = object(b.lowered, "AdmissionCheck/ac");
+    explain::Resolver r(ac);
+    CHECK(r.whole().rule == "spec.passthrough: a whole manifest the site format cannot express, emitted as written");
+    CHECK(at(b.text, r.whole().mark).starts_with("{apiVersion: kueue.x-k8s.io/v1beta2, kind: AdmissionCheck"));
+    auto controller = field(ac, "spec.controllerName");
+    CHECK(at(b.text, controller.mark) == "x}}");
+}

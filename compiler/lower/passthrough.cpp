@@ -1,5 +1,7 @@
 #include "lower/passthrough.hpp"
 
+#include <queueforge/explain.hpp>
+
 #include <charconv>
 #include <map>
 #include <tuple>
@@ -21,14 +23,27 @@ std::string short_text(const Node& n) {
 // Adds what `src` has and `dst` lacks. A value both have must be equal: a
 // patch that overrode what the site produces would make the site say one
 // thing and apply another.
-void merge(Context& ctx, Node& dst, const Node& src, const std::string& path, const std::string& what) {
+// Every node of a subtree a patch added answers with the patch (explain).
+void record_patched(Object& obj, const std::string& at, const Node& n, Mark fallback, const std::string& rule) {
+    explain::record(obj, at, n.mark().known() ? n.mark() : fallback, Derivation::Written, rule);
+    if (n.is_map())
+        for (const auto& e : n.entries()) record_patched(obj, explain::append_key(at, e.key), e.value, e.key_mark, rule);
+    else if (n.is_seq())
+        for (std::size_t i = 0; i < n.items().size(); ++i)
+            record_patched(obj, explain::append_index(at, i), n.items()[i], n.mark(), rule);
+}
+
+// What the patch adds is recorded for explain at `obj` (whose document holds
+// `dst`), so the answer names the patch rather than a bare site position.
+void merge(Context& ctx, Object& obj, Node& dst, const Node& src, const std::string& path, const std::string& what) {
     for (const auto& e : src.entries()) {
-        const std::string at = path.empty() ? e.key : path + "." + e.key;
+        const std::string at = explain::append_key(path, e.key);
         Node* have = dst.find(e.key);
         if (!have) {
             dst.set(e.key, e.value);
+            record_patched(obj, at, e.value, e.key_mark, what + ": a field the site format has no setting for (kept by queueforge import)");
         } else if (have->is_map() && e.value.is_map()) {
-            merge(ctx, *have, e.value, at, what);
+            merge(ctx, obj, *have, e.value, at, what);
         } else if (!have->same_as(e.value)) {
             ctx.error(e.value.mark().known() ? e.value.mark() : e.key_mark,
                       what + " sets " + at + " to " + short_text(e.value) + ", but the site produces " +
@@ -72,7 +87,8 @@ void apply_patches(Context& ctx) {
                       "site.patch-target");
             continue;
         }
-        merge(ctx, ctx.objects[it->second].doc, p.merge, "", "patch for " + id);
+        Object& target = ctx.objects[it->second];
+        merge(ctx, target, target.doc, p.merge, "", "patch for " + id);
     }
 }
 
@@ -85,6 +101,8 @@ void add_passthrough(Context& ctx) {
         o.namespace_ = text_at(m, "metadata", "namespace");
         o.doc = m;
         o.origin = m.mark();
+        explain::record(o, "", m.mark(), Derivation::Written,
+                        "spec.passthrough: a whole manifest the site format cannot express, emitted as written");
         // The manifest's own sync wave places it in the stream; otherwise the
         // wave queueforge gives that kind, so the stream keeps apply order.
         o.wave = default_wave(o.kind);
