@@ -15,7 +15,15 @@ std::string site_path(const std::string& arg) {
 int report(Diagnostics& diags, const std::vector<SourceText>& sources, bool strict) {
     if (strict) diags.promote_warnings();
     diags.sort();
-    std::cerr << render_text(diags, sources);
+    // The same lines, with GCC's colours when a person is reading stderr.
+    if (isatty(STDERR_FILENO) && !std::getenv("NO_COLOR")) {
+        ReportContext ctx;
+        ctx.sources = sources;
+        ctx.color = true;
+        std::cerr << format_text(diags, ctx);
+    } else {
+        std::cerr << render_text(diags, sources);
+    }
     return diags.has_errors() ? kInvalid : kOk;
 }
 

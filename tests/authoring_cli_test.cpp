@@ -175,3 +175,28 @@ TEST_CASE("cli: import shows progress on a terminal only", "[cli][import]") {
     CHECK(contains(seen, "queueforge import: inferring the site from 32 objects"));
     CHECK(contains(seen, "\r\033[K"));
 }
+
+TEST_CASE("cli: diagnostics are coloured on a terminal only, and never with NO_COLOR", "[cli]") {
+    auto piped = run_cli("build " + example("multi-team"));
+    REQUIRE(piped.exit == 0);
+    CHECK(contains(piped.err, ": note: "));
+    CHECK_FALSE(contains(piped.err, "\x1b["));
+    if (std::system("command -v script >/dev/null 2>&1") != 0) {
+        WARN("skipped: script(1) is not installed");
+        return;
+    }
+    qf_test::TempDir tmp;
+    auto on_tty = [&](const std::string& env) {
+        auto log = tmp.path / "tty.log";
+        std::string cmd = env + "script -qec " + shell_quote(shell_quote(QF_BINARY) + " build " + example("multi-team") +
+                                                       " -o " + shell_quote((tmp.path / "out").string())) +
+                          " " + shell_quote(log.string()) + " >/dev/null 2>&1 </dev/null";
+        REQUIRE(std::system(cmd.c_str()) == 0);
+        return qf_test::read_text(log);
+    };
+    auto coloured = on_tty("");
+    CHECK(contains(coloured, "\x1b[01;36mnote\x1b[0m: cohort \"research\""));
+    auto plain = on_tty("NO_COLOR=1 ");
+    CHECK(contains(plain, ": note: cohort \"research\""));
+    CHECK_FALSE(contains(plain, "\x1b["));
+}
