@@ -127,12 +127,14 @@ TEST_CASE("explain: rounded shares and respelt quantities say so", "[explain]") 
     CHECK(cpu2.rule == "10% of pool big (3 nodes × 7 cpu = 21) = 2100m");
     auto s3 = kSite35;
     s3.replace(s3.find("12.5%"), 5, "0.5");
-    auto cpu3 = field(object(build_text(s3).lowered, "ClusterQueue/a"), "spec.resourceGroups[0].flavors[0].resources[0].nominalQuota");
+    auto b3 = build_text(s3);  // FieldOrigin::value points into it
+    auto cpu3 = field(object(b3.lowered, "ClusterQueue/a"), "spec.resourceGroups[0].flavors[0].resources[0].nominalQuota");
     CHECK(cpu3.value->text() == "500m");
     CHECK(cpu3.rule == "written in the site as 0.5 (canonical form 500m)");
     auto s4 = kSite35;
     s4.replace(s4.find("12.5%"), 5, "33.333333%");
-    auto cpu4 = field(object(build_text(s4).lowered, "ClusterQueue/a"), "spec.resourceGroups[0].flavors[0].resources[0].nominalQuota");
+    auto b4 = build_text(s4);
+    auto cpu4 = field(object(b4.lowered, "ClusterQueue/a"), "spec.resourceGroups[0].flavors[0].resources[0].nominalQuota");
     CHECK(cpu4.value->text() == "6999m");
     CHECK(cpu4.rule.find("rounded down to 6999m (Kueue counts cpu in milli-units)") != std::string::npos);
 }
@@ -197,7 +199,8 @@ TEST_CASE("explain: target rules", "[explain]") {
     CHECK(when.value->text() == "Borrow");
     CHECK(when.rule.find("spells MayStopSearch as Borrow") != std::string::npos);
 
-    auto ns = field(object(build_example("multi-team").lowered, "Namespace/llm-train"), "metadata.labels");
+    auto multi = build_example("multi-team");
+    auto ns = field(object(multi.lowered, "Namespace/llm-train"), "metadata.labels");
     CHECK(ns.value->is_map());
 }
 
