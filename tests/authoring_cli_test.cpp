@@ -200,3 +200,11 @@ TEST_CASE("cli: diagnostics are coloured on a terminal only, and never with NO_C
     CHECK(contains(plain, ": note: cohort \"research\""));
     CHECK_FALSE(contains(plain, "\x1b["));
 }
+
+TEST_CASE("cli: the README shows the capacity table multi-team has today", "[cli][capacity]") {
+    auto readme = qf_test::read_text(source_dir() / "README.md");
+    auto table = qf_test::read_text(source_dir() / "tests/golden/multi-team.capacity.txt");
+    CHECK(contains(readme, "$ queueforge capacity examples/multi-team\n" + table + "```"));
+    CHECK(contains(readme, "](docs/multi-team-report.png)"));
+    CHECK(fs::exists(source_dir() / "docs/multi-team-report.png"));
+}
