@@ -78,6 +78,8 @@ TEST_CASE("report: the multi-team document has every part", "[report]") {
     // Figures the charts are drawn from.
     CHECK(html.find("32 / 32 · 100.0%") != std::string::npos);  // h100 GPUs
     CHECK(html.find("8 / 16 / 24") != std::string::npos);       // llm on h100 GPUs: guaranteed / nominal / burst
+    CHECK(html.find("<th>Largest pod</th>") != std::string::npos);  // the team figures, as `capacity` has them
+    CHECK(html.find("<td class=\"num\">24</td><td class=\"num\">8</td></tr>") != std::string::npos);  // llm h100 GPUs
     check_self_contained(html);
 }
 

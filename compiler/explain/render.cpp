@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+
 namespace queueforge {
 
 const char* derivation_name(Derivation d) {
@@ -26,21 +28,6 @@ namespace queueforge::explain {
 
 namespace {
 
-// One line of the site text, without its line break; empty when out of range.
-std::string_view source_line(const SourceText& src, int line) {
-    if (line < 1) return {};
-    std::size_t begin = 0;
-    for (int l = 1; l < line; ++l) {
-        begin = src.text.find('\n', begin);
-        if (begin == std::string::npos) return {};
-        ++begin;
-    }
-    std::size_t end = src.text.find('\n', begin);
-    std::string_view v(src.text.data() + begin, (end == std::string::npos ? src.text.size() : end) - begin);
-    if (!v.empty() && v.back() == '\r') v.remove_suffix(1);
-    return v;
-}
-
 std::string value_text(const Node* n) {
     if (!n) return "";
     if (n->is_map()) return n->size() ? "(map of " + std::to_string(n->size()) + ")" : "{}";
@@ -61,19 +48,11 @@ std::string via(const FieldOrigin& f) {
 }
 
 // The site line and a caret under the column, as render_text shows findings.
-void excerpt(std::string& out, const FieldOrigin& f, const RenderOptions& o) {
-    if (!o.site || !f.mark.known()) return;
-    std::string_view line = source_line(*o.site, f.mark.line);
-    if (line.empty() || line.size() > 400) return;
-    out += "    ";
-    out += line;
-    out += "\n    ";
-    for (int i = 1; i < f.mark.col && static_cast<std::size_t>(i - 1) < line.size(); ++i)
-        out += line[static_cast<std::size_t>(i - 1)] == '\t' ? '\t' : ' ';
-    out += "^\n";
+void excerpt(std::string& out, const FieldOrigin& f, const SourceLines* site) {
+    if (site && f.mark.known()) out += caret_excerpt(site->line(f.mark.line), f.mark.col, "    ");
 }
 
-void add_origin(nlohmann::ordered_json& j, const FieldOrigin& f, const RenderOptions& o) {
+void add_origin(nlohmann::ordered_json& j, const FieldOrigin& f, const RenderOptions& o, const SourceLines* site) {
     j["file"] = o.display_file;
     j["line"] = f.mark.line;
     j["column"] = f.mark.col;
@@ -81,7 +60,7 @@ void add_origin(nlohmann::ordered_json& j, const FieldOrigin& f, const RenderOpt
     j["rule"] = f.rule;
     j["from"] = f.from;
     j["own"] = f.own;
-    std::string_view line = o.site && f.mark.known() ? source_line(*o.site, f.mark.line) : std::string_view{};
+    std::string_view line = site && f.mark.known() ? site->line(f.mark.line) : std::string_view{};
     if (!line.empty()) j["source"] = std::string(line);
 }
 
@@ -93,20 +72,24 @@ std::string dump(const nlohmann::ordered_json& j) {
 }  // namespace
 
 std::string render_text(const Resolver& r, const std::vector<FieldOrigin>& fields, const RenderOptions& opts) {
+    const std::optional<SourceLines> lines = opts.site ? std::optional<SourceLines>(*opts.site) : std::nullopt;
+    const SourceLines* site = lines ? &*lines : nullptr;
     std::string out;
     const FieldOrigin whole = r.whole();
     out += object_ref(r.object()) + "\n";
     out += "  " + position(whole, opts) + ": " + whole.rule + "\n";
-    excerpt(out, whole, opts);
+    excerpt(out, whole, site);
     for (const auto& f : fields) {
         out += "\n" + f.path + ": " + value_text(f.value) + "\n";
         out += "  " + position(f, opts) + ": " + f.rule + via(f) + "\n";
-        excerpt(out, f, opts);
+        excerpt(out, f, site);
     }
     return out;
 }
 
 std::string render_json(const Resolver& r, const std::vector<FieldOrigin>& fields, const RenderOptions& opts) {
+    const std::optional<SourceLines> lines = opts.site ? std::optional<SourceLines>(*opts.site) : std::nullopt;
+    const SourceLines* site = lines ? &*lines : nullptr;
     const Object& o = r.object();
     nlohmann::ordered_json j;
     nlohmann::ordered_json obj;
@@ -115,7 +98,7 @@ std::string render_json(const Resolver& r, const std::vector<FieldOrigin>& field
     if (!o.namespace_.empty()) obj["namespace"] = o.namespace_;
     obj["name"] = o.name;
     nlohmann::ordered_json origin;
-    add_origin(origin, r.whole(), opts);
+    add_origin(origin, r.whole(), opts, site);
     obj["origin"] = std::move(origin);
     j["object"] = std::move(obj);
     nlohmann::ordered_json arr = nlohmann::ordered_json::array();
@@ -124,7 +107,7 @@ std::string render_json(const Resolver& r, const std::vector<FieldOrigin>& field
         e["path"] = f.path;
         if (f.value && f.value->is_scalar() && !f.value->is_null()) e["value"] = f.value->text();
         else e["value"] = value_text(f.value);
-        add_origin(e, f, opts);
+        add_origin(e, f, opts, site);
         arr.push_back(std::move(e));
     }
     j["fields"] = std::move(arr);

@@ -198,7 +198,7 @@ std::string teams_section(const capacity::Report& r, const Palette& colors) {
     if (r.teams.size() > kTeamsCharted) s += more_rows(r.teams.size() - kTeamsCharted, "teams charted");
     s += "<details><summary>Team figures</summary><table class=\"figures\">" +
          header_row({"Team", "Cohort", "Pool", "Resource", "Nominal", "Borrowing limit", "Lending limit", "Guaranteed",
-                     "Lendable", "Max burst"}) +
+                     "Lendable", "Max burst", "Largest pod"}) +
          "<tbody>";
     std::size_t rows = 0, skipped = 0;
     for (const auto& t : r.teams)
@@ -206,7 +206,8 @@ std::string teams_section(const capacity::Report& r, const Palette& colors) {
             if (++rows > kTableRows) ++skipped;
             else s += "<tr>" + cell(t.name) + cell(t.cohort.empty() ? "-" : t.cohort) + cell(q.pool) + cell(q.resource) +
                  cell(q.nominal.str(), true) + cell(opt(q.borrowing_limit), true) + cell(opt(q.lending_limit), true) +
-                 cell(q.guaranteed.str(), true) + cell(q.lendable.str(), true) + cell(q.max_burst.str(), true) + "</tr>";
+                 cell(q.guaranteed.str(), true) + cell(q.lendable.str(), true) + cell(q.max_burst.str(), true) +
+                 cell(opt(q.largest_pod), true) + "</tr>";
     s += "</tbody></table>" + more_rows(skipped, "rows") + "</details></section>";
     return s;
 }

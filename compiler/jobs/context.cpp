@@ -28,13 +28,7 @@ ClusterContext cluster_context(const std::vector<Resource>& all) {
 std::vector<Resource> resources_from_objects(const std::vector<Object>& objects, const std::string& file) {
     std::vector<Resource> out;
     out.reserve(objects.size());
-    for (const auto& o : objects) {
-        Resource r;
-        r.file = file;
-        r.doc = o.doc;
-        r.ref = {o.api_version, o.kind, o.namespace_, o.name};
-        out.push_back(std::move(r));
-    }
+    for (const auto& o : objects) out.push_back(resource_of(o, file));
     return out;
 }
 

@@ -51,8 +51,8 @@ std::optional<Quantity> resolve_share(Context& ctx, const site::Amount& a, const
         ctx.error(a.mark, what + ": the share " + a.written + " overflows", "site.quantity");
         return std::nullopt;
     }
-    const __int128 unit = a.resource == "cpu" ? 1000000 : 1000000000;
-    __int128 floored = exact->nanos() / unit;
+    const int128 unit = a.resource == "cpu" ? 1000000 : 1000000000;
+    int128 floored = exact->nanos() / unit;
     std::optional<Quantity> q = a.resource == "cpu"
                                     ? Quantity::from_milli(static_cast<std::int64_t>(floored), capacity->format())
                                     : Quantity::from_int(static_cast<std::int64_t>(floored), capacity->format());

@@ -18,14 +18,7 @@ std::optional<ClusterInput> render_site(const Resource& r, const std::optional<T
     if (!lowered) return std::nullopt;
     ClusterInput c;
     c.target = lowered->target;
-    for (auto& o : lowered->objects) {
-        Resource g;
-        g.file = r.file;
-        g.doc = std::move(o.doc);
-        g.doc.set_mark(o.origin);
-        g.ref = {o.api_version, o.kind, o.namespace_, o.name};
-        c.objects.push_back(std::move(g));
-    }
+    for (auto& o : lowered->objects) c.objects.push_back(resource_of(std::move(o), r.file));
     add_pool_nodes(*s, r.file, c.objects);
     return c;
 }

@@ -29,14 +29,7 @@ void compile_site_resource(const Resource& r, const ValidationOptions& opts, std
     auto lowered = lower_site(*s, diags, lo);
     add_pool_nodes(*s, r.file, pool_nodes);
     if (!lowered) return;
-    for (auto& o : lowered->objects) {
-        Resource g;
-        g.file = r.file;
-        g.doc = std::move(o.doc);
-        g.doc.set_mark(o.origin);
-        g.ref = {o.api_version, o.kind, o.namespace_, o.name};
-        generated.push_back(std::move(g));
-    }
+    for (auto& o : lowered->objects) generated.push_back(resource_of(std::move(o), r.file));
 }
 
 bool kueue_kind(const Resource& r) { return r.ref.api_version.starts_with("kueue.x-k8s.io/"); }

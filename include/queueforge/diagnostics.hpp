@@ -5,6 +5,7 @@
 #include <queueforge/mark.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace queueforge {
@@ -62,5 +63,23 @@ struct SourceText {
     std::string text;
 };
 std::string render_text(const Diagnostics& diags, const std::vector<SourceText>& sources);
+
+// The lines of one source text, indexed once: findings are many, files few.
+class SourceLines {
+public:
+    explicit SourceLines(const SourceText& s);
+    const SourceText& source() const { return *src_; }
+    // Line `n` (1-based) without its line break; empty when out of range.
+    std::string_view line(int n) const;
+
+private:
+    const SourceText* src_;
+    std::vector<std::size_t> starts_;
+};
+
+// `indent` and the line, then `indent` and a caret under column `col` (tabs
+// kept so that it lines up); empty for an empty line or one over 400
+// characters.
+std::string caret_excerpt(std::string_view line, int col, std::string_view indent);
 
 }  // namespace queueforge

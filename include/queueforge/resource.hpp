@@ -4,6 +4,7 @@
 // `kubectl get -o yaml|json` dumps are flattened into one object each.
 #include <queueforge/diagnostics.hpp>
 #include <queueforge/node.hpp>
+#include <queueforge/object.hpp>
 
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ LoadedResources load_resources(const std::vector<std::string>& paths, Diagnostic
 // Same for text already in memory (tests, stdin, git blobs).
 void load_resources_from_text(const std::string& file, const std::string& text, LoadedResources& out,
                               Diagnostics& diags);
+
+// A compiled object as a resource of `file` (the site it was lowered from),
+// its root marked at the site element it came from.
+Resource resource_of(Object o, const std::string& file);
 
 // A Node's position, or the object's when the node has none.
 Mark mark_of(const Node* n, const Resource& r);
