@@ -1,7 +1,7 @@
 # Writes a C++ source holding every file under ROOT/templates,
 # ROOT/schemas and ROOT/policies as a byte array, so the binary carries them. Run at build time
 # by add_custom_command.
-file(GLOB_RECURSE files RELATIVE "${ROOT}" "${ROOT}/templates/*" "${ROOT}/schemas/*" "${ROOT}/policies/*.yaml")
+file(GLOB_RECURSE files RELATIVE "${ROOT}" "${ROOT}/templates/*" "${ROOT}/schemas/*" "${ROOT}/policies/*.yaml" "${ROOT}/compiler/rules/catalogue/*.yaml")
 list(SORT files)
 set(body "// Generated from templates/, schemas/ and policies/ by cmake/embed_templates.cmake. Do not edit.\n#include <queueforge/templates.hpp>\n\n#include <algorithm>\n#include <array>\n\nnamespace queueforge {\nnamespace {\n")
 set(table "")

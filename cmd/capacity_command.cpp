@@ -12,7 +12,7 @@ struct CapacityFlags {
     std::string site = ".";
     std::string output = "text";
     std::string target;
-    bool strict = false;
+    GateFlags gate;
 };
 
 int run_capacity(const CapacityFlags& f) {
@@ -23,7 +23,8 @@ int run_capacity(const CapacityFlags& f) {
     Diagnostics diags;
     std::vector<SourceText> sources;
     auto r = capacity::load(f.site, {.target = f.target}, diags, sources);
-    if (report(diags, sources, f.strict) != kOk || !r) return kInvalid;
+    if (int rc = report(diags, sources, f.gate); rc != kOk) return rc;
+    if (!r) return kInvalid;
     std::cout << (f.output == "json" ? capacity::render_json(*r) : capacity::render_text(*r));
     std::cout.flush();
     return std::cout.good() ? kOk : kInvalid;
@@ -38,7 +39,7 @@ Command add_capacity(CLI::App& app) {
     sub->add_option("site", flags->site, "Site file, or a folder holding queueforge-site.yaml (default: .)");
     sub->add_option("-o,--output", flags->output, "Output format: text (aligned tables) or json");
     sub->add_option("--target", flags->target, "Override the site's target (e.g. rhoai-3.5, kueue-0.13)");
-    sub->add_flag("--strict", flags->strict, "Treat warnings as errors");
+    add_gate_flags(*sub, flags->gate);
     sub->footer(R"(Per pool: nodes x allocatable against the sum of nominal quotas (commit ratio) and the
 largest pod one node holds. Per team: nominal, limits, guaranteed (never lent: nominal -
 lendingLimit), max burst (nominal + borrowingLimit, capped by what the cohort tree lends).
@@ -49,7 +50,8 @@ Examples:
   queueforge capacity queueforge-site.yaml -o json | jq '.pools[] | {name, resources}'
   queueforge capacity site.yaml --target rhoai-3.5
 
-Exit codes: 0 ok, 1 invalid input, 2 usage error.)");
+Exit codes: 0 ok, 1 invalid input or a finding at error level, 2 usage error or an unreadable path, 70 internal
+error.)");
     return {sub, [flags] { return run_capacity(*flags); }};
 }
 

@@ -25,8 +25,7 @@ struct CheckFlags {
     std::string output = "text";
     std::string rendered;
     std::string target;
-    std::string fail_level = "error";
-    bool strict = false;
+    GateFlags gate;
     bool no_simulate = false;
     bool staged = false;
     policy::Options policies;
@@ -93,16 +92,24 @@ int run_check(CheckFlags f) {
     for (const auto& p : paths) inputs.push_back(site_path(p));
     LoadedResources input = load_resources(inputs, diags);
     ValidationSummary summary = validate_all(input, vo, diags);
-    policy::check_policies(input, f.policies, vo.target, diags);
+    f.policies.disabled = f.gate.options.disable;
+    f.policies.report_unknown_disabled = false;  // the gate knows every rule id
+    f.gate.extra_ids = policy::check_policies(input, f.policies, vo.target, diags);
 
-    if (!f.no_simulate && !diags.has_errors()) {
+    // Invalid input is not simulated; what counts as an error is the gate's call.
+    Diagnostics gated = diags;
+    std::vector<SourceText> gated_sources = input.sources;
+    if (int rc = apply_gate(gated, gated_sources, f.gate); rc != kOk) return rc;
+    if (!f.no_simulate && !gated.has_errors()) {
         Diagnostics sim_diags;
         auto report = scenarios::run({paths, f.target, 0}, sim_diags);
         if (report) diags.append(scenarios::findings(*report));
         for (const auto& d : sim_diags.all())
             if (d.severity == Severity::Error) diags.add(d);
     }
-    if (!f.rendered.empty() && !diags.has_errors()) {
+    // Drift is reported whatever else failed: a stale rendered folder is a
+    // finding of its own.
+    if (!f.rendered.empty()) {
         for (const auto& p : paths) {
             std::string file = site_path(p);
             Diagnostics site_diags;
@@ -112,8 +119,6 @@ int run_check(CheckFlags f) {
             if (lowered) check_objects(f.rendered, lowered->objects, std::filesystem::path(file).filename().string(), diags);
         }
     }
-    if (f.strict) diags.promote_warnings();
-    diags.sort();
     ReportContext ctx;
     ctx.sources = input.sources;
     ctx.inputs = inputs;
@@ -123,7 +128,7 @@ int run_check(CheckFlags f) {
         for (auto& i : ctx.inputs)
             if (i.compare(0, prefix.size(), prefix) == 0) i = staged->label + i.substr(prefix.size());
     }
-    return finish_report(*format, diags, ctx, f.fail_level, summary);
+    return finish_report(*format, diags, ctx, f.gate, summary);
 }
 
 }  // namespace
@@ -135,9 +140,7 @@ Command add_check(CLI::App& app) {
     sub->add_option("-o,--output", flags->output, "text, json, sarif, junit or github");
     sub->add_option("--rendered", flags->rendered, "Also fail when the rendered manifests in this folder drifted from the site");
     sub->add_option("--target", flags->target, "Override the site's target");
-    sub->add_option("--fail-level", flags->fail_level, "Lowest severity that fails the run")
-        ->check(CLI::IsMember({"error", "warning", "note"}));
-    sub->add_flag("--strict", flags->strict, "Treat warnings as errors");
+    add_gate_flags(*sub, flags->gate, true);
     sub->add_flag("--no-simulate", flags->no_simulate, "Skip the sample workloads' admission simulation");
     sub->add_flag("--staged", flags->staged,
                   "Check the staged content (git index) of the paths, not the work tree (the pre-commit hook)");
@@ -147,7 +150,8 @@ Command add_check(CLI::App& app) {
   queueforge check clusters/prod --rendered clusters/prod/rendered -o sarif > results.sarif
   queueforge check --staged clusters/prod            # what is about to be committed
 
-Exit codes: 0 nothing at or above the fail level, 1 findings, 2 usage or I/O error.)");
+Exit codes: 0 nothing at or above the fail level, 1 a finding at or above it (invalid input included),
+2 usage error or an unreadable path, 70 internal error.)");
     return {sub, [flags] { return run_check(*flags); }};
 }
 

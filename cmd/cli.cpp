@@ -12,9 +12,54 @@ std::string site_path(const std::string& arg) {
     return arg;
 }
 
-int report(Diagnostics& diags, const std::vector<SourceText>& sources, bool strict) {
-    if (strict) diags.promote_warnings();
+Severity parse_fail_level(const std::string& s) {
+    return s == "note" ? Severity::Note : s == "warning" ? Severity::Warning : Severity::Error;
+}
+
+void add_gate_flags(CLI::App& sub, GateFlags& g, bool fail_level) {
+    sub.add_option("--config", g.options.config_path,
+                   "Rule configuration file (default: the nearest .queueforge.yaml from the working folder up to the "
+                   "repository root)");
+    sub.add_flag("--no-config", g.options.no_config, "Do not read .queueforge.yaml");
+    sub.add_option("--disable", g.options.disable, "Turn this rule or policy off (repeatable; `queueforge rules` lists them)")
+        ->allow_extra_args(false);
+    sub.add_option("--enable", g.options.enable, "Turn this rule back on at its default severity (repeatable)")
+        ->allow_extra_args(false);
+    sub.add_flag("--strict", g.strict, "Treat warnings as errors");
+    if (fail_level)
+        sub.add_option("--fail-level", g.fail_level, "Lowest severity that fails the run")
+            ->check(CLI::IsMember({"error", "warning", "note"}));
+}
+
+int apply_gate(Diagnostics& diags, std::vector<SourceText>& sources, const GateFlags& g) {
+    Diagnostics problems;
+    bool io_error = false;
+    auto gate = gate::load_gate(g.options, problems, &sources, &io_error);
+    if (!gate) {
+        problems.sort();
+        std::cerr << render_text(problems, sources);
+        return io_error ? kUsage : kInvalid;
+    }
+    diags.append(problems);
+    gate->extra_ids = g.extra_ids;
+    gate::apply(*gate, sources, diags);
+    if (g.strict) diags.promote_warnings();
     diags.sort();
+    return kOk;
+}
+
+int exit_code(const Diagnostics& diags, Severity fail_level) {
+    for (const auto& d : diags.all())
+        if ((d.rule == "yaml.read" || d.rule == "io") && d.severity == Severity::Error) return kUsage;
+    for (const auto& d : diags.all())
+        if (static_cast<int>(d.severity) <= static_cast<int>(fail_level)) return kInvalid;
+    return kOk;
+}
+
+int report(Diagnostics& diags, std::vector<SourceText> sources) { return report(diags, std::move(sources), GateFlags{}); }
+
+int report(Diagnostics& diags, std::vector<SourceText> sources, const GateFlags& g) {
+    if (int rc = apply_gate(diags, sources, g); rc != kOk) return rc;
     // The same lines, with GCC's colours when a person is reading stderr.
     if (isatty(STDERR_FILENO) && !std::getenv("NO_COLOR")) {
         ReportContext ctx;
@@ -24,24 +69,21 @@ int report(Diagnostics& diags, const std::vector<SourceText>& sources, bool stri
     } else {
         std::cerr << render_text(diags, sources);
     }
-    return diags.has_errors() ? kInvalid : kOk;
+    return exit_code(diags, parse_fail_level(g.fail_level));
 }
 
-int finish_report(ReportFormat format, Diagnostics& diags, ReportContext& ctx, const std::string& fail_level,
+int finish_report(ReportFormat format, Diagnostics& diags, ReportContext& ctx, const GateFlags& g,
                   const ValidationSummary& summary) {
+    if (int rc = apply_gate(diags, ctx.sources, g); rc != kOk) return rc;
     ctx.tool_version = QF_VERSION;
     ctx.objects_checked = summary.objects;
     ctx.per_kind = summary.per_kind;
     ctx.objects = summary.checked;
     ctx.color = format == ReportFormat::Text && isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
-    ctx.fail_level = fail_level == "note" ? Severity::Note : fail_level == "warning" ? Severity::Warning : Severity::Error;
+    ctx.fail_level = parse_fail_level(g.fail_level);
     std::cout << format_report(format, diags, ctx);
     std::cout.flush();
-    for (const auto& d : diags.all())
-        if (d.rule == "yaml.read" || d.rule == "io") return kUsage;
-    for (const auto& d : diags.all())
-        if (static_cast<int>(d.severity) <= static_cast<int>(ctx.fail_level)) return kInvalid;
-    return kOk;
+    return exit_code(diags, ctx.fail_level);
 }
 
 void add_policy_flags(CLI::App& sub, policy::Options& opts) {
@@ -49,7 +91,6 @@ void add_policy_flags(CLI::App& sub, policy::Options& opts) {
                    "Also apply the policies in this file or folder: queueforge Policies, ValidatingAdmissionPolicies "
                    "with their bindings and params (repeatable)")
         ->allow_extra_args(false);
-    sub.add_option("--disable", opts.disabled, "Do not apply the policy with this id (repeatable)")->allow_extra_args(false);
     sub.add_flag("--no-builtin-policies", opts.no_builtin, "Do not apply queueforge's built-in policies");
 }
 

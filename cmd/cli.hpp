@@ -3,6 +3,7 @@
 // thin: they parse flags, call the library and turn its results into
 // output, diagnostics on stderr and an exit code.
 #include <queueforge/diagnostics.hpp>
+#include <queueforge/gate.hpp>
 #include <queueforge/policy.hpp>
 #include <queueforge/report.hpp>
 #include <queueforge/validate.hpp>
@@ -14,24 +15,51 @@
 
 namespace queueforge::cli {
 
-enum Exit { kOk = 0, kInvalid = 1, kUsage = 2 };
+// The exit codes of every command (README, "Exit codes").
+enum Exit { kOk = 0, kInvalid = 1, kUsage = 2, kInternal = 70 };
 
 inline constexpr const char* kSiteFileName = "queueforge-site.yaml";
 
 // A folder argument means the site file inside it.
 std::string site_path(const std::string& arg);
 
-// Prints diagnostics to stderr; returns kInvalid if any error remains.
-int report(Diagnostics& diags, const std::vector<SourceText>& sources, bool strict);
+// How a command turns findings into a verdict: rule configuration
+// (.queueforge.yaml, --config, --disable, --enable), --strict and the fail
+// level. Every command that reports findings has these flags.
+struct GateFlags {
+    gate::Options options;
+    bool strict = false;
+    std::string fail_level = "error";
+    // Rule ids known beyond the catalogue (policies loaded from --policy).
+    std::vector<std::string> extra_ids;
+};
 
-// Prints a findings report in `format` to stdout and turns it into the exit
-// code of validate/check: 2 on an I/O error, 1 on a finding at or above
-// `fail_level` ("error" | "warning" | "note"), else 0. Fills the context's
-// tool version, colour and fail level.
-int finish_report(ReportFormat format, Diagnostics& diags, ReportContext& ctx, const std::string& fail_level,
+// --config, --no-config, --disable, --enable, --strict; with `fail_level`
+// also --fail-level.
+void add_gate_flags(CLI::App& sub, GateFlags& g, bool fail_level = false);
+
+// Applies the gate and --strict to `diags` and sorts them. Returns kOk, or
+// the exit code when the configuration itself could not be used (its
+// problems are then printed).
+int apply_gate(Diagnostics& diags, std::vector<SourceText>& sources, const GateFlags& g);
+
+// The one exit-code rule: 2 when a command-line path could not be read
+// (rule "yaml.read" or "io"), 1 when a finding reaches the fail level, else 0.
+int exit_code(const Diagnostics& diags, Severity fail_level = Severity::Error);
+
+// Applies the gate, prints the findings to stderr and returns the exit code.
+int report(Diagnostics& diags, std::vector<SourceText> sources, const GateFlags& g);
+// For commands without rule flags (the gate still reads .queueforge.yaml).
+int report(Diagnostics& diags, std::vector<SourceText> sources);
+
+// Applies the gate, prints a findings report in `format` to stdout and returns
+// the exit code (validate, check). Fills the context's tool version, colour
+// and fail level.
+int finish_report(ReportFormat format, Diagnostics& diags, ReportContext& ctx, const GateFlags& g,
                   const ValidationSummary& summary);
 
-// --policy, --disable, --no-builtin-policies (validate and check).
+// --policy, --no-builtin-policies (validate and check; --disable is a gate flag
+// that also switches policies off).
 void add_policy_flags(CLI::App& sub, policy::Options& opts);
 
 // Each subcommand registers itself on the app and sets `run` to its body.
@@ -54,6 +82,7 @@ Command add_import(CLI::App& app);
 Command add_explain(CLI::App& app);
 Command add_capacity(CLI::App& app);
 Command add_report(CLI::App& app);
+Command add_rules(CLI::App& app);
 // "queueforge 0.1.0 (commit abc1234)\ntargets: ..." for version and --version.
 std::string version_text();
 

@@ -19,6 +19,7 @@ struct DiffFlags {
     std::string output = "text";
     std::string target;
     bool no_simulate = false;
+    GateFlags gate;
 };
 
 int run_diff(const DiffFlags& f) {
@@ -63,18 +64,17 @@ int run_diff(const DiffFlags& f) {
     if (a) sources.insert(sources.end(), a->sources.begin(), a->sources.end());
     if (b) sources.insert(sources.end(), b->sources.begin(), b->sources.end());
     if (!a || !b) {
-        diags.sort();
-        std::cerr << render_text(diags, sources);
-        return kInvalid;
+        const int rc = report(diags, sources, f.gate);
+        return rc == kOk ? kInvalid : rc;
     }
     review::Options opts{f.running, f.target, !f.no_simulate};
     review::Review r = review::compare(*a, base->root, *b, head->root, *paths, opts, diags);
-    diags.sort();
-    std::cerr << render_text(diags, sources);
+    const int rc = report(diags, sources, f.gate);
+    if (rc == kUsage) return rc;
     std::cout << (f.output == "json" ? review::render_json(r) : f.output == "markdown" ? review::render_markdown(r)
                                                                                      : review::render_text(r));
     std::cout.flush();
-    return r.blocked.empty() ? kOk : kInvalid;
+    return rc == kOk && r.blocked.empty() && std::cout.good() ? kOk : kInvalid;
 }
 
 }  // namespace
@@ -91,6 +91,7 @@ Command add_diff(CLI::App& app) {
     sub->add_option("-o,--output", flags->output, "text, json or markdown (a merge-request comment)");
     sub->add_option("--target", flags->target, "Override the sites' target");
     sub->add_flag("--no-simulate", flags->no_simulate, "Object and quota changes only");
+    add_gate_flags(*sub, flags->gate);
     sub->footer(R"(Examples:
   queueforge diff --base main clusters/prod
   queueforge diff --base HEAD --staged clusters/prod -o markdown

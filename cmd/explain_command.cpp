@@ -60,8 +60,8 @@ int run_explain(const ExplainFlags& f) {
         Diagnostics errors;
         for (const auto& d : diags.all())
             if (d.severity == Severity::Error) errors.add(d);
-        report(errors, {source}, false);
-        return kInvalid;
+        const int rc = report(errors, {source});
+        return rc == kUsage ? rc : kInvalid;
     }
 
     auto a = explain::answer(lowered->objects, q, {.display_file = path, .site = &source});

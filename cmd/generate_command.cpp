@@ -163,7 +163,7 @@ int run_generate(const std::string& flag_target) {
     auto site = load_site_file(*path, diags, &text);
     std::vector<SourceText> sources{{*path, text}};
     if (!site) {
-        report(diags, sources, false);
+        report(diags, sources);
         return kInvalid;
     }
 
@@ -177,7 +177,7 @@ int run_generate(const std::string& flag_target) {
     follow_cluster_api(*site, p.target);
     std::optional<Lowered> lowered;
     if (!diags.has_errors()) lowered = lower_site(*site, diags, {.target_override = p.target});
-    if (report(diags, sources, false) != kOk || !lowered) return kInvalid;
+    if (report(diags, sources) != kOk || !lowered) return kInvalid;
     if (lowered->objects.empty()) {
         std::cerr << "queueforge generate: the site renders no objects; refusing to hand Argo CD an empty stream\n";
         return kInvalid;

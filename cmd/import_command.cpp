@@ -16,7 +16,7 @@ struct ImportFlags {
     std::string output;
     std::string target;
     std::string name;
-    bool strict = false;
+    GateFlags gate;
 };
 
 int run_import(const ImportFlags& f) {
@@ -32,7 +32,7 @@ int run_import(const ImportFlags& f) {
     for (const auto& d : diags.all())
         if (d.severity == Severity::Error && (d.rule == "io" || d.rule == "yaml.read")) {
             if (tty) std::cerr << "\r\033[K" << std::flush;
-            report(diags, loaded.sources, false);
+            report(diags, loaded.sources, f.gate);
             return kUsage;
         }
     std::optional<ImportResult> result;
@@ -40,7 +40,8 @@ int run_import(const ImportFlags& f) {
         result = import_site(std::move(loaded.resources), diags,
                              {.target = f.target, .site_name = f.name, .progress = show});
     if (tty) std::cerr << "\r\033[K" << std::flush;
-    if (report(diags, loaded.sources, f.strict) != kOk || !result) return kInvalid;
+    if (int rc = report(diags, loaded.sources, f.gate); rc != kOk) return rc;
+    if (!result) return kInvalid;
 
     const auto& s = result->stats;
     std::cerr << "queueforge import: " << s.objects << (s.objects == 1 ? " object" : " objects") << " for target "
@@ -54,7 +55,7 @@ int run_import(const ImportFlags& f) {
     }
     Diagnostics io;
     if (!write_file_atomically(f.output, text, io)) {
-        report(io, {}, false);
+        report(io, {});
         return kInvalid;
     }
     return kOk;
@@ -70,7 +71,7 @@ Command add_import(CLI::App& app) {
     sub->add_option("-o,--output", flags->output, "Write the site to this file (atomically) instead of stdout");
     sub->add_option("--target", flags->target, "Build for this target instead of inferring it (e.g. rhoai-2.16, kueue-0.13)");
     sub->add_option("--name", flags->name, "metadata.name of the site (default: the part-of label queueforge wrote, else imported)");
-    sub->add_flag("--strict", flags->strict, "Treat warnings as errors: fail when anything needs a patch or passthrough");
+    add_gate_flags(*sub, flags->gate);
     sub->footer(R"(Examples:
   queueforge import manifests/ -o queueforge-site.yaml
   kubectl get resourceflavors,clusterqueues,localqueues,cohorts,workloadpriorityclasses -A -o yaml | queueforge import -

@@ -1,6 +1,9 @@
 // queueforge: a thin front end over the library in compiler/.
 #include "cli.hpp"
 
+#include <cstdlib>
+#include <exception>
+#include <stdexcept>
 #include <iostream>
 #include <set>
 
@@ -12,7 +15,7 @@ namespace {
 bool refuse_single_dash_long_flags(int argc, char** argv) {
     static const std::set<std::string> known = {"strict", "output", "target", "summary", "verbose", "output-dir",
                                                 "no-header", "template", "force", "ignore-missing-schemas", "crd",
-                                                "fail-level", "cycles", "rendered"};
+                                                "fail-level", "cycles", "rendered", "config", "disable", "enable"};
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a.size() > 2 && a[0] == '-' && a[1] != '-') {
@@ -35,12 +38,14 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", version_text());
     app.footer(R"(Run `queueforge COMMAND --help` for a command's options, examples and exit codes.
-Exit codes everywhere: 0 ok, 1 findings or invalid input (nothing written), 2 usage error.
+Exit codes everywhere: 0 ok, 1 a finding at the fail level or invalid input (nothing written),
+2 usage error or an unreadable path, 70 internal error.
 Colours only on a terminal; NO_COLOR turns them off.)");
     std::vector<Command> commands = {add_build(app),    add_validate(app), add_simulate(app), add_check(app),
                                      add_diff(app),     add_generate(app), add_cmp_parameters(app),
                                      add_import(app),   add_explain(app),  add_capacity(app), add_report(app),
-                                     add_init(app),     add_schema(app),   add_version(app)};
+                                     add_rules(app),    add_init(app),     add_schema(app),
+                                     add_version(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -53,7 +58,24 @@ Colours only on a terminal; NO_COLOR turns them off.)");
         app.exit(e);
         return kUsage;
     }
-    for (const auto& c : commands)
-        if (c.app->parsed()) return c.run();
+    for (const auto& c : commands) {
+        if (!c.app->parsed()) continue;
+        // The last resort: whatever escapes a command is a defect of
+        // queueforge, reported as one line and exit 70, never a core dump.
+        try {
+            // Lets the tests prove this path (tests/cli/exit_codes_test.cpp).
+            if (std::getenv("QUEUEFORGE_TEST_INTERNAL_ERROR")) throw std::runtime_error("fault injected for a test");
+            return c.run();
+        } catch (const std::exception& e) {
+            std::cout.flush();
+            std::cerr << "queueforge " << c.app->get_name() << ": internal error: " << e.what()
+                      << " (please report this with the input that caused it)\n";
+        } catch (...) {
+            std::cout.flush();
+            std::cerr << "queueforge " << c.app->get_name()
+                      << ": internal error: unknown exception (please report this with the input that caused it)\n";
+        }
+        return kInternal;
+    }
     return kUsage;
 }

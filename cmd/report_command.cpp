@@ -14,7 +14,7 @@ struct ReportFlags {
     std::string output;
     std::string target;
     int series_points = 50;
-    bool strict = false;
+    GateFlags gate;
 };
 
 int run_report(const ReportFlags& f) {
@@ -28,7 +28,8 @@ int run_report(const ReportFlags& f) {
                                     .series_points = f.series_points},
                                    diags, sources);
     // Invalid input: the diagnostics, exit 1, and the output file untouched.
-    if (report(diags, sources, f.strict) != kOk || !in) return kInvalid;
+    if (int rc = report(diags, sources, f.gate); rc != kOk) return rc;
+    if (!in) return kInvalid;
     std::string html = html_report::render(*in);
     if (f.output == "-") {
         std::cout << html;
@@ -53,7 +54,7 @@ Command add_report(CLI::App& app) {
     sub->add_option("--scenario", flags->scenario, "A timeline scenario: adds queue usage over time and time to admission per class");
     sub->add_option("--target", flags->target, "Override the site's target (e.g. rhoai-3.5, kueue-0.13)");
     sub->add_option("--series-points", flags->series_points, "Points per usage curve with --scenario (default 50)");
-    sub->add_flag("--strict", flags->strict, "Treat warnings as errors");
+    add_gate_flags(*sub, flags->gate);
     sub->footer(R"(The file has inline CSS and SVG only (no scripts, nothing fetched), the same bytes for the
 same input, and is written to a temporary file and renamed into place.
 

@@ -17,7 +17,14 @@ struct SimulateFlags {
     int cycles = 0;
     std::string scenario, thresholds;
     int series_points = 50;
+    GateFlags gate;
 };
+
+// The findings the report shows in its own table (text, JSON): stderr does
+// not repeat them.
+bool in_report_table(const Diagnostic& d) {
+    return d.rule == "sim.expectation" || d.rule == "sim.never-admitted" || d.rule == "sim.node-shape";
+}
 
 int run_simulate(const SimulateFlags& f) {
     if (!f.scenario.empty()) {
@@ -25,7 +32,7 @@ int run_simulate(const SimulateFlags& f) {
             std::cerr << "queueforge simulate: --cycles does not apply to --scenario (the timeline runs to its end)\n";
             return kUsage;
         }
-        return run_timeline({f.scenario, f.thresholds, f.paths, f.target, f.output, f.series_points});
+        return run_timeline({f.scenario, f.thresholds, f.paths, f.target, f.output, f.series_points}, f.gate);
     }
     if (!f.thresholds.empty()) {
         std::cerr << "queueforge simulate: --thresholds needs --scenario\n";
@@ -43,9 +50,15 @@ int run_simulate(const SimulateFlags& f) {
     scenarios::Options opts{f.paths.empty() ? std::vector<std::string>{"."} : f.paths, f.target, f.cycles};
     auto report = scenarios::run(opts, diags);
     std::vector<SourceText> sources = report ? report->sources : std::vector<SourceText>{};
-    diags.sort();
-    std::cerr << render_text(diags, sources);
-    if (!report) return kInvalid;
+    // One verdict over every finding: invalid input, failed expectations,
+    // never-admitted samples and pods that fit no node, as the gate levels them.
+    if (report) diags.append(scenarios::findings(*report));
+    if (int rc = apply_gate(diags, sources, f.gate); rc != kOk) return rc;
+    Diagnostics on_stderr, findings;
+    for (const auto& d : diags.all()) (in_report_table(d) ? findings : on_stderr).add(d);
+    std::cerr << render_text(on_stderr, sources);
+    const int rc = exit_code(diags, Severity::Error);
+    if (!report) return rc == kOk ? kInvalid : rc;
     if (f.output == "junit" || f.output == "sarif") {
         // Failed expectations as findings; every sample is a JUnit test case.
         ReportContext ctx;
@@ -57,13 +70,12 @@ int run_simulate(const SimulateFlags& f) {
                 ++ctx.objects_checked;
             }
         for (const auto& src : report->sources) ctx.inputs.push_back(src.path);
-        std::cout << format_report(f.output == "junit" ? ReportFormat::Junit : ReportFormat::Sarif,
-                                   scenarios::findings(*report), ctx);
+        std::cout << format_report(f.output == "junit" ? ReportFormat::Junit : ReportFormat::Sarif, findings, ctx);
     } else {
         std::cout << (f.output == "json" ? scenarios::format_json(*report) : scenarios::format_text(*report));
     }
     std::cout.flush();
-    return report->all_expectations_met && !report->some_never_admitted && !report->node_shape_problems ? kOk : kInvalid;
+    return std::cout.good() ? rc : kInvalid;
 }
 
 }  // namespace
@@ -81,6 +93,7 @@ Command add_simulate(CLI::App& app) {
     sub->add_option("--thresholds", flags->thresholds,
                     "With --scenario: limits in Kueue's rangespec.yaml shape; the run fails when one is exceeded");
     sub->add_option("--series-points", flags->series_points, "With --scenario: intervals in each usage-over-time series (default 50)");
+    add_gate_flags(*sub, flags->gate);
     sub->footer(R"(Examples:
   queueforge simulate examples/multi-team
   queueforge simulate examples/multi-team running-workloads.yaml -o json
@@ -89,8 +102,9 @@ Command add_simulate(CLI::App& app) {
   queueforge simulate examples/multi-team --scenario examples/timeline/multi-team-day.yaml
 
 Exit codes: 0 every expectation holds, 1 an expectation fails, a sample can never be admitted,
-an admitted pod fits no node of its flavor (site pools or Node objects), or invalid input;
-2 usage error.)");
+an admitted pod fits no node of its flavor (site pools or Node objects), or invalid input (each
+a finding at error level: .queueforge.yaml, --disable and --strict apply); 2 usage error or an
+unreadable path; 70 internal error.)");
     return {sub, [flags] { return run_simulate(*flags); }};
 }
 

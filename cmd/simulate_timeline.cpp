@@ -35,7 +35,7 @@ ProcessFigures figures(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-int run_timeline(const TimelineFlags& f) {
+int run_timeline(const TimelineFlags& f, const GateFlags& gate) {
     const auto start = std::chrono::steady_clock::now();
     if (f.output != "text" && f.output != "json" && f.output != "junit" && f.output != "sarif") {
         std::cerr << "queueforge simulate: unknown output format \"" << f.output << "\" (text, json, junit, sarif)\n";
@@ -72,9 +72,8 @@ int run_timeline(const TimelineFlags& f) {
         }
     }
     if (diags.has_errors() || !scenario || (!f.thresholds.empty() && !thresholds)) {
-        diags.sort();
-        std::cerr << render_text(diags, sources);
-        return kInvalid;
+        const int rc = report(diags, sources, gate);
+        return rc == kOk ? kInvalid : rc;
     }
     scenarios::add_missing_namespaces(cluster);
     timeline::Options topts{f.series_points, {}};
@@ -89,7 +88,7 @@ int run_timeline(const TimelineFlags& f) {
         ProcessFigures p = figures(start);
         timeline::check_thresholds(*thresholds, report, p.wall_ms, p.rss_kib, p.mcpu, diags);
     }
-    diags.sort();
+    if (int rc = apply_gate(diags, sources, gate); rc != kOk) return rc;
     if (f.output == "junit" || f.output == "sarif") {
         ReportContext ctx;
         ctx.tool_version = QF_VERSION;
@@ -107,7 +106,9 @@ int run_timeline(const TimelineFlags& f) {
         std::cout << (f.output == "json" ? timeline::render_json(report) : timeline::render_text(report));
     }
     std::cout.flush();
-    return report.passed() && !diags.has_errors() ? kOk : kInvalid;
+    // report.passed() is false only with a finding behind it (unsettled,
+    // never admitted, a threshold): the gate's verdict on those decides.
+    return std::cout.good() ? exit_code(diags, Severity::Error) : kInvalid;
 }
 
 }  // namespace queueforge::cli

@@ -1,5 +1,7 @@
 #pragma once
 // `simulate --scenario`: the timeline (virtual-time) mode.
+#include "cli.hpp"
+
 #include <string>
 #include <vector>
 
@@ -14,6 +16,8 @@ struct TimelineFlags {
     int series_points = 50;
 };
 
-int run_timeline(const TimelineFlags& f);
+// Every failure (never admitted, unsettled, a threshold) is a finding; the
+// gate levels them and the exit code follows.
+int run_timeline(const TimelineFlags& f, const GateFlags& gate);
 
 }  // namespace queueforge::cli

@@ -15,14 +15,13 @@ struct ValidateFlags {
     std::vector<std::string> crds;
     std::string output = "text";
     std::string target;
-    std::string fail_level = "error";
-    bool strict = false;
+    GateFlags gate;
     bool ignore_missing = false;
     bool summary = false;
     policy::Options policies;
 };
 
-int run_validate(const ValidateFlags& f) {
+int run_validate(ValidateFlags f) {
     auto format = parse_report_format(f.output);
     if (!format) {
         std::cerr << "queueforge validate: unknown output format \"" << f.output << "\" (text, json, sarif, junit, github)\n";
@@ -42,15 +41,15 @@ int run_validate(const ValidateFlags& f) {
     Diagnostics diags;
     LoadedResources input = load_resources(f.paths, diags);
     ValidationSummary summary = validate_all(input, opts, diags);
-    policy::check_policies(input, f.policies, opts.target, diags);
-    if (f.strict) diags.promote_warnings();
-    diags.sort();
+    f.policies.disabled = f.gate.options.disable;
+    f.policies.report_unknown_disabled = false;  // the gate knows every rule id
+    f.gate.extra_ids = policy::check_policies(input, f.policies, opts.target, diags);
 
     ReportContext ctx;
     ctx.sources = input.sources;
     ctx.inputs = f.paths;
     ctx.summary = f.summary;
-    return finish_report(*format, diags, ctx, f.fail_level, summary);
+    return finish_report(*format, diags, ctx, f.gate, summary);
 }
 
 }  // namespace
@@ -63,9 +62,7 @@ Command add_validate(CLI::App& app) {
     sub->add_option("-o,--output", flags->output, "text, json, sarif, junit or github");
     sub->add_option("--crd", flags->crds, "Validate against the CRDs in this file or folder instead of the built-in schemas (repeatable)");
     sub->add_option("--target", flags->target, "Also report what this target does not serve (e.g. rhoai-2.16, kueue-0.13)");
-    sub->add_option("--fail-level", flags->fail_level, "Lowest severity that fails the run")
-        ->check(CLI::IsMember({"error", "warning", "note"}));
-    sub->add_flag("--strict", flags->strict, "Treat warnings as errors");
+    add_gate_flags(*sub, flags->gate, true);
     sub->add_flag("--ignore-missing-schemas", flags->ignore_missing, "Skip kinds without a schema instead of failing");
     sub->add_flag("--summary", flags->summary, "Print the number of objects checked per kind");
     add_policy_flags(*sub, flags->policies);
@@ -74,8 +71,10 @@ Command add_validate(CLI::App& app) {
   kubectl get clusterqueues,localqueues,resourceflavors -A -o yaml | queueforge validate -
   queueforge validate --crd crds/ --target rhoai-2.19 -o sarif manifests/ > results.sarif
   queueforge validate --policy policies/ --disable default-local-queue manifests/
+  queueforge validate --disable xref.missing-clusterqueue tenant/queues/   # any rule id: queueforge rules
 
-Exit codes: 0 no finding at or above the fail level, 1 findings, 2 usage or I/O error.)");
+Exit codes: 0 no finding at or above the fail level, 1 a finding at or above it (invalid input included),
+2 usage error or an unreadable path, 70 internal error.)");
     return {sub, [flags] { return run_validate(*flags); }};
 }
 

@@ -65,19 +65,25 @@ inline std::string shell_quote(const std::string& s) {
     return q + "'";
 }
 
-// Runs the queueforge binary with `args` (already quoted where needed).
-inline RunResult run_cli(const std::string& args, const std::string& stdin_text = {}) {
+// Runs the queueforge binary with `args` (already quoted where needed), in
+// `cwd` when given.
+inline RunResult run_cli_in(const std::filesystem::path& cwd, const std::string& args, const std::string& stdin_text = {}) {
     TempDir tmp;
     auto in = tmp.path / "in", out = tmp.path / "out", err = tmp.path / "err";
     write_text(in, stdin_text);
     std::string cmd = shell_quote(QF_BINARY) + " " + args + " <" + shell_quote(in.string()) + " >" +
                       shell_quote(out.string()) + " 2>" + shell_quote(err.string());
+    if (!cwd.empty()) cmd = "cd " + shell_quote(cwd.string()) + " && " + cmd;
     int status = std::system(cmd.c_str());
     RunResult r;
     r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     r.out = read_text(out);
     r.err = read_text(err);
     return r;
+}
+
+inline RunResult run_cli(const std::string& args, const std::string& stdin_text = {}) {
+    return run_cli_in({}, args, stdin_text);
 }
 
 // Compiles a site held in memory to a YAML stream (empty on error).

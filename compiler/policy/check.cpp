@@ -59,7 +59,7 @@ std::set<std::string> evaluate_input(const PolicySet& set, const LoadedResources
 
 }  // namespace
 
-void check_policies(LoadedResources& input, const Options& opts, const std::optional<Target>& target,
+std::vector<std::string> check_policies(LoadedResources& input, const Options& opts, const std::optional<Target>& target,
                     Diagnostics& diags) {
     Diagnostics found;
     PolicySet set = load_policies(opts, found, &input.sources);
@@ -79,6 +79,7 @@ void check_policies(LoadedResources& input, const Options& opts, const std::opti
         diags = std::move(kept);
     }
     diags.append(found);
+    return set.ids();
 }
 
 }  // namespace queueforge::policy

@@ -118,7 +118,7 @@ PolicySet build(Inputs in, const Options& opts, Diagnostics& diags) {
     const std::set<std::string> disabled(opts.disabled.begin(), opts.disabled.end());
     const auto ids = all_ids(policies, vaps);
     for (const auto& d : disabled)
-        if (std::find(ids.begin(), ids.end(), d) == ids.end()) {
+        if (opts.report_unknown_disabled && std::find(ids.begin(), ids.end(), d) == ids.end()) {
             std::string msg = "--disable " + d + ": no loaded policy has this id";
             std::string hint = site::did_you_mean(d, ids);
             if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";

@@ -3,6 +3,8 @@
 // repo-relative artifact location under %SRCROOT%.
 #include "report/common.hpp"
 
+#include <queueforge/rule_catalogue.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -122,8 +124,21 @@ std::string format_sarif(const Diagnostics& diags, const ReportContext& ctx) {
     Json driver{{"name", ctx.tool_name}};
     if (!ctx.tool_version.empty()) driver["version"] = ctx.tool_version;
     if (!ctx.information_uri.empty()) driver["informationUri"] = ctx.information_uri;
+    // Each rule with its catalogue entry (docs/rules.md), as code-scanning
+    // viewers show it beside the alert.
+    Diagnostics ignored;
+    const rules::Catalogue catalogue = rules::load_catalogue(ignored);
     Json rules = Json::array();
-    for (const auto& id : rule_ids) rules.push_back(Json{{"id", id}});
+    for (const auto& id : rule_ids) {
+        Json rule{{"id", id}};
+        if (const rules::RuleInfo* info = catalogue.find(id)) {
+            rule["shortDescription"] = Json{{"text", info->summary}};
+            rule["fullDescription"] = Json{{"text", info->description.empty() ? info->summary : info->description}};
+            rule["helpUri"] = rules::rule_help_uri(id);
+            rule["defaultConfiguration"] = Json{{"level", level(info->severity)}};
+        }
+        rules.push_back(std::move(rule));
+    }
     driver["rules"] = std::move(rules);
 
     Artifacts files{report::report_files(diags, ctx), {}};

@@ -47,9 +47,20 @@ void check_references(const Inventory& inv, Diagnostics& diags) {
     const auto flavor_names_all = inv.names(inv.flavor_by_name);
     const auto cohort_names = inv.names(inv.cohort_by_name);
 
+    // A reference into a kind the input holds none of (a tenant repository
+    // with only LocalQueues) cannot be checked here: a note. When the input
+    // holds objects of that kind but not the one named, it is most likely a
+    // typo: an error.
     for (const Resource* lq : inv.local_queues) {
         const Node* cq = present(present(&lq->doc, "spec"), "clusterQueue");
         if (!is_text(cq) || inv.cq_by_name.count(cq->text())) continue;
+        if (inv.cluster_queues.empty()) {
+            Reporter{*lq, diags}.note("xref.missing-clusterqueue", cq, "spec.clusterQueue",
+                                      "ClusterQueue " + go_quote(cq->text()) +
+                                          " is not checked: the input holds no ClusterQueue (validate the cluster's "
+                                          "queues together with it to check the reference)");
+            continue;
+        }
         Reporter{*lq, diags}.error(
             "xref.missing-clusterqueue", cq, "spec.clusterQueue",
             "ClusterQueue " + go_quote(cq->text()) + " is not in the input" + suggestion(cq->text(), cq_names) +
@@ -65,6 +76,13 @@ void check_references(const Inventory& inv, Diagnostics& diags) {
             for (std::size_t j = 0; j < fl.size(); ++j) {
                 const Node* name = present(&fl[j], "name");
                 if (!is_text(name) || inv.flavor_by_name.count(name->text()) || !reported.insert(name->text()).second) continue;
+                if (inv.flavor_by_name.empty()) {
+                    Reporter{r, diags}.note("xref.missing-flavor", name,
+                                            index(index("spec.resourceGroups", i) + ".flavors", j) + ".name",
+                                            "ResourceFlavor " + go_quote(name->text()) +
+                                                " is not checked: the input holds no ResourceFlavor");
+                    continue;
+                }
                 const std::string consequence =
                     r.ref.kind == "ClusterQueue"
                         ? "Kueue marks ClusterQueue " + r.ref.name + " inactive (FlavorNotFound) and admits nothing through it"

@@ -73,8 +73,10 @@ void read_tolerations(const Reader& r, const Node* n, const std::string& what, s
 }
 
 bool read_pool(const Reader& r, const Node& n, const std::string& what, Pool& out) {
-    if (!r.expect_map(n, what, {"name", "nodeLabels", "taints", "tolerations", "nodes", "allocatable"})) return false;
+    if (!r.expect_map(n, what, {"name", "nodeLabels", "taints", "tolerations", "nodes", "allocatable", "ignore"}))
+        return false;
     out.mark = n.mark();
+    r.read_rule_list(n.find("ignore"), what + ".ignore", out.ignore);
     if (!n.find("name")) {
         r.error(n.mark(), what + ".name: required", "site.required");
         return false;

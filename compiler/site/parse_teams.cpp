@@ -73,9 +73,10 @@ bool read_team(const Reader& r, const Node& n, const std::string& what, Team& ou
     if (!r.expect_map(n, what,
                       {"name", "clusterQueue", "namespaces", "namespaceSelector", "cohort", "quota",
                        "queueingStrategy", "preemption", "flavorFungibility", "fairSharingWeight", "stopPolicy",
-                       "defaultQueue", "localQueue"}))
+                       "defaultQueue", "localQueue", "ignore"}))
         return false;
     out.mark = n.mark();
+    r.read_rule_list(n.find("ignore"), what + ".ignore", out.ignore);
     if (!n.find("name")) {
         r.error(n.mark(), what + ".name: required", "site.required");
         return false;

@@ -257,4 +257,29 @@ void Reader::read_name_list(const Node* n, std::string_view what, std::vector<Te
     }
 }
 
+void Reader::read_rule_list(const Node* n, std::string_view what, std::vector<Text>& out) const {
+    if (!n) return;
+    auto add = [&](const Node& item) {
+        if (!item.is_scalar() || item.is_null() || item.text().empty()) {
+            error(item.mark(), std::string(what) + ": expected rule ids, got " + got(item), rule("type"));
+            return;
+        }
+        const std::string& text = item.text();
+        std::size_t start = 0;
+        while (start <= text.size()) {
+            std::size_t comma = text.find(',', start);
+            if (comma == std::string::npos) comma = text.size();
+            std::string id = text.substr(start, comma - start);
+            id.erase(0, id.find_first_not_of(" \t"));
+            id.erase(id.find_last_not_of(" \t") + 1);
+            if (!id.empty()) out.push_back({id, item.mark()});
+            start = comma + 1;
+        }
+    };
+    if (n->is_seq())
+        for (const auto& item : n->items()) add(item);
+    else
+        add(*n);
+}
+
 }  // namespace queueforge::site

@@ -30,6 +30,9 @@ struct Options {
     std::vector<std::string> paths;     // --policy: files or folders (policies, VAPs, bindings, params)
     std::vector<std::string> disabled;  // --disable: policy ids (queueforge policies and VAP names)
     bool no_builtin = false;            // --no-builtin-policies
+    // Warn about `disabled` ids that name no loaded policy. Off in the CLI,
+    // where --disable takes any rule id and the gate reports unknown ones.
+    bool report_unknown_disabled = true;
     // Per evaluated expression, as cel::EvalOptions. A set-scope expression
     // (one evaluation over every object) gets this budget per 1,000 objects.
     std::uint64_t cost_limit = 1'000'000;
@@ -81,7 +84,8 @@ Outcome evaluate(const PolicySet& set, const std::vector<Resource>& objects, con
 // their pools as Node objects), evaluates, and drops the compiler's findings
 // whose rules the loaded policies replace -- unless a replacing policy could
 // not be evaluated, so a check is never lost. `target` is --target.
-void check_policies(LoadedResources& input, const Options& opts, const std::optional<Target>& target,
+// Returns the ids of the policies loaded (the gate knows them as rule ids).
+std::vector<std::string> check_policies(LoadedResources& input, const Options& opts, const std::optional<Target>& target,
                     Diagnostics& diags);
 
 }  // namespace queueforge::policy

@@ -47,6 +47,7 @@ struct Pool {
     std::vector<Node> tolerations;                    // Kubernetes Toleration objects, validated when lowered
     std::optional<Located<std::int64_t>> nodes;
     std::vector<Amount> allocatable;                  // per node; absolute only
+    std::vector<Text> ignore;                         // rule ids whose findings here are suppressed (the gate)
     Mark mark;
 };
 
@@ -92,6 +93,7 @@ struct Team {
     Text cohort;
     QueueSettings settings;
     std::vector<QuotaEntry> quota;
+    std::vector<Text> ignore;  // rule ids whose findings here are suppressed (the gate)
     Mark mark;
 };
 
