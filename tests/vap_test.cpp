@@ -388,7 +388,7 @@ spec:
          "  validations: [{expression: 'true'}]\n",
          "values: must be non-empty"},
         {"spec:\n  matchConstraints: {resourceRules: [{resources: ['*']}]}\n  validations: [{expression: 'true', reason: Nope}]\n",
-         "reason \"Nope\""},
+         "reason: Unsupported value: \"Nope\""},
         {"spec:\n  matchConstraints: {resourceRules: [{resources: ['*']}]}\n", "at least one validation is required"},
     };
     for (const auto& [spec, message] : bad) {
