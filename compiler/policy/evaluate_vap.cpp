@@ -64,8 +64,9 @@ public:
     void run() {
         for (std::size_t i = 0; i < c_.objects.size(); ++i) {
             const Resource& r = c_.objects[i];
-            if (!p_.constraints) continue;
-            const AdmittedObject& object = admitted_.at(i);
+            if (!p_.constraints || !rules_match(*p_.constraints, r) || (b_.match && !rules_match(*b_.match, r)))
+                continue;
+            const AdmittedObject& object = admitted_.at(i);  // defaulted only when a policy's rules match it
             const Labels ns_labels = namespaced(r) ? admitted_.namespace_labels(r.ref.namespace_) : Labels{};
             if (!resources_match(*p_.constraints, r, object.labels, ns_labels)) continue;
             if (b_.match && !resources_match(*b_.match, r, object.labels, ns_labels)) continue;
