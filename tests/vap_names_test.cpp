@@ -215,3 +215,16 @@ TEST_CASE("vap fields: messages, reasons and validationActions as validation.go 
     CHECK(with_rule(binding("[Warn, Audit]"), "policy.invalid").empty());
     CHECK(with_rule(binding("[Deny, Audit]"), "policy.invalid").empty());
 }
+
+TEST_CASE("vap fields: a policy of auditAnnotations only is valid and never denies", "[vap]") {
+    const std::string audit = "  auditAnnotations: [{key: queue, valueExpression: \"'q'\"}]\n";
+    auto d = load(vap("p", audit), kQueue);
+    INFO(qf_test::messages(d));
+    CHECK_FALSE(d.has_errors());
+    CHECK(with_rule(d, "p").empty());
+    // Neither: the API server requires one of them.
+    auto none = load(vap("p", ""));
+    auto e = with_rule(none, "policy.invalid");
+    REQUIRE(e.size() == 1);
+    CHECK(e[0].message.find("at least one validation is required") != std::string::npos);
+}

@@ -166,7 +166,15 @@ std::optional<AdmissionPolicy> parse_admission_policy(const Resource& r, DocRead
                  "spec.matchConstraints.resourceRules: required (which resources the policy applies to)");
     p.conditions = rd.named_expressions(spec, "matchConditions", "spec", match_condition_names(rd));
     p.variables = rd.named_expressions(spec, "variables", "spec", variable_names(rd));
-    p.validations = parse_validations(spec, rd, "spec", {"expression", "message", "messageExpression", "reason"});
+    // validation.go: validations or auditAnnotations must have an item. Audit
+    // annotations are not evaluated offline, but a policy made only of them
+    // is valid (and never denies).
+    const Node* audit = spec->find("auditAnnotations");
+    const Node* validations = spec->find("validations");
+    const bool audit_only = audit && audit->is_seq() && !audit->items().empty() &&
+                            (!validations || validations->is_null() || (validations->is_seq() && validations->items().empty()));
+    if (!audit_only)
+        p.validations = parse_validations(spec, rd, "spec", {"expression", "message", "messageExpression", "reason"});
     check_validation_fields(spec, rd);
     for (const auto& v : p.validations) {
         if (names_authorizer(v.expr.source)) p.authorizer_uses.push_back(v.expr.mark);
