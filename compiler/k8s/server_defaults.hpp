@@ -7,10 +7,11 @@
 // form, never the manifest as written: `has(c.resources)` is true for every
 // container, `object.spec.suspend` is false for a Job that does not say.
 //
-// Modelled, from kubernetes/kubernetes (release 1.32/1.33 era; files read at
-// these commits):
-//   pkg/apis/core/v1/defaults.go (023f88a32c95) and the generated
-//   zz_generated.defaults.go walks of pkg/apis/batch/v1 and apps/v1:
+// Modelled, from kubernetes/kubernetes (1.30 and later; files read at these
+// commits where known):
+//   pkg/apis/core/v1/defaults.go (023f88a32c95, a 1.32-or-later tree: it has
+//   PodLevelResources) and the generated zz_generated.defaults.go walk of
+//   pkg/apis/batch/v1 (01bfd658f45d), which applies them to pod templates:
 //     PodSpec: dnsPolicy ClusterFirst, restartPolicy Always, securityContext
 //       {}, terminationGracePeriodSeconds 30, schedulerName default-scheduler;
 //     containers, initContainers, ephemeralContainers: imagePullPolicy
@@ -26,7 +27,8 @@
 //       true, hostNetwork copies containerPort to hostPort;
 //     Namespace: the kubernetes.io/metadata.name label, status.phase Active,
 //       spec.finalizers [kubernetes] (namespace strategy PrepareForCreate).
-//   pkg/apis/batch/v1/defaults.go (1.30+: ptr.To, JobPodReplacementPolicy on):
+//   pkg/apis/batch/v1/defaults.go (the 1.30-and-later version: ptr.To,
+//   ManualSelector defaulted, JobPodReplacementPolicy beta and on by default):
 //     Job: completions and parallelism 1 when neither is set, parallelism 1,
 //       backoffLimit 6 (2147483647 with backoffLimitPerIndex), labels copied
 //       from the pod template when the Job has none, completionMode
@@ -35,8 +37,12 @@
 //       onPodConditions[].status True; registry strategy PrepareForCreate:
 //       status {} and metadata.generation 1.
 //     CronJob: concurrencyPolicy Allow, suspend false, history limits 3 and 1.
-//   pkg/apis/apps/v1/defaults.go: Deployment, StatefulSet, DaemonSet and
-//     ReplicaSet replicas, strategies and revisionHistoryLimit.
+//   pkg/apis/apps/v1/defaults.go (04791b490660): Deployment, StatefulSet,
+//     DaemonSet and ReplicaSet replicas, strategies and revisionHistoryLimit
+//     (StatefulSet's PVC retention policy with StatefulSetAutoDeletePVC on).
+//   The registry strategies' PrepareForCreate (pkg/registry/batch/job,
+//   batch/cronjob, apps/*): metadata.generation 1; a Job's and a CronJob's
+//   status reset to {}.
 // Every pod template (and a CronJob's jobTemplate) has `metadata` ({} at least).
 //
 // Not modelled: what needs a live server or is random (uid,

@@ -2,8 +2,8 @@
 // The names in a ValidatingAdmissionPolicy and its binding, checked as the
 // API server checks them on create. Source: kubernetes/kubernetes
 // pkg/apis/admissionregistration/validation/validation.go (read at commit
-// 03d48b76831a3a02d503c3075d818a76afd83cd8, v1.32-era; the rules below have
-// been stable since ValidatingAdmissionPolicy went GA in v1.30):
+// 03d48b76831a3a02d503c3075d818a76afd83cd8, a 1.31-or-later tree; the rules
+// below have been stable since ValidatingAdmissionPolicy went GA in v1.30):
 //   - metadata.name of both kinds and a binding's spec.policyName are DNS-1123
 //     subdomains (NameIsDNSSubdomain);
 //   - spec.matchConditions[].name is a qualified name (ValidateQualifiedName:
