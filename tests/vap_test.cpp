@@ -388,7 +388,7 @@ spec:
          "  validations: [{expression: 'true'}]\n",
          "values: must be non-empty"},
         {"spec:\n  matchConstraints: {resourceRules: [{resources: ['*']}]}\n  validations: [{expression: 'true', reason: Nope}]\n",
-         "reason \"Nope\""},
+         "reason: Unsupported value: \"Nope\""},
         {"spec:\n  matchConstraints: {resourceRules: [{resources: ['*']}]}\n", "at least one validation is required"},
     };
     for (const auto& [spec, message] : bad) {
@@ -425,4 +425,65 @@ TEST_CASE("vap: validate --policy with a folder of VAPs, bindings and params", "
     auto off = run_cli("validate --disable gpu-quota-limit" + args);
     INFO(off.out << off.err);
     CHECK(off.exit == 0);
+}
+
+TEST_CASE("vap: objects, selectors and namespaces are seen with the API server's defaults", "[vap]") {
+    const std::string job = yaml(R"Y(
+apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: team-a}
+spec:
+  template:
+    metadata: {labels: {app: train}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+)Y");
+    auto evaluate = [&](const std::string& selectors, const std::string& expression, const std::string& extra = {}) {
+        const std::string p =
+            "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\nspec:\n"
+            "  matchConstraints:\n    resourceRules: [{apiGroups: [batch], apiVersions: [v1], operations: [CREATE], "
+            "resources: [jobs]}]\n  validations: [{expression: \"" + expression + "\"}]\n---\n"
+            "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\n"
+            "spec:\n  policyName: p\n  validationActions: [Deny]\n  matchResources:\n" + selectors;
+        auto d = run(p, job + extra);
+        INFO(dump(d));
+        CHECK_FALSE(with_rule(d, "policy.invalid").size());
+        return with_rule(d, "p").size();
+    };
+    // Every namespace carries kubernetes.io/metadata.name, also when its
+    // Namespace object is not among the inputs.
+    CHECK(evaluate("    namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: team-a}}\n", "false") == 1);
+    CHECK(evaluate("    namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: team-b}}\n", "false") == 0);
+    // The Job has no labels of its own: the API server copies its template's.
+    CHECK(evaluate("    objectSelector: {matchLabels: {app: train}}\n", "false") == 1);
+    CHECK(evaluate("    objectSelector: {matchLabels: {app: train}}\n", "object.metadata.labels.app == 'train'") == 0);
+    // The defaults a policy may observe on a Job and its containers.
+    CHECK(evaluate("    objectSelector: {}\n",
+                   "object.spec.suspend == false && object.spec.backoffLimit == 6 && object.spec.completions == 1 && "
+                   "object.spec.completionMode == 'NonIndexed' && object.spec.template.spec.dnsPolicy == 'ClusterFirst' && "
+                   "object.spec.template.spec.schedulerName == 'default-scheduler' && "
+                   "object.spec.template.spec.containers.all(c, c.resources == {} && c.imagePullPolicy == 'Always' && "
+                   "c.terminationMessagePolicy == 'File')") == 0);
+    // namespaceObject is the Namespace as stored: with its name label and phase.
+    const std::string ns = "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n";
+    CHECK(evaluate("    objectSelector: {}\n",
+                   "namespaceObject.metadata.labels['kubernetes.io/metadata.name'] == 'team-a' && "
+                   "namespaceObject.status.phase == 'Active'",
+                   ns) == 0);
+
+    // queueforge's own Policies keep judging the manifest as written.
+    const std::string own = yaml(R"Y(
+apiVersion: queueforge.io/v1alpha1
+kind: Policy
+metadata: {name: as-written}
+spec:
+  severity: error
+  description: the manifest says nothing about suspend
+  match: {kinds: [{group: batch, kinds: [Job]}]}
+  validations: [{expression: "has(object.spec.suspend)"}]
+)Y");
+    auto d = run(own, job);
+    INFO(dump(d));
+    CHECK(with_rule(d, "as-written").size() == 1);
 }

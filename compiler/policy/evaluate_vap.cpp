@@ -1,11 +1,13 @@
 // ValidatingAdmissionPolicies evaluated offline, for each input object as if
 // it were being created: matchConstraints and the binding's matchResources,
 // matchConditions, variables and validations with `object`, `oldObject`
-// (null), `request`, `params` and `namespaceObject` bound; failures reported
+// (null), `request`, `params` and `namespaceObject` bound, each with the API
+// server's defaults applied (admitted.hpp); failures reported
 // at the severity of the binding's validationActions. `authorizer` is not
 // available offline: expressions using it are skipped with a warning.
 #include "policy/evaluate.hpp"
 
+#include "policy/admitted.hpp"
 #include "policy/findings.hpp"
 #include "policy/match.hpp"
 #include "policy/params.hpp"
@@ -52,9 +54,9 @@ Severity severity_of(const std::vector<Action>& actions) {
 
 class Run {
 public:
-    Run(const Data& d, const AdmissionPolicy& p, const AdmissionBinding& b, const Cluster& c, Diagnostics& out,
-        std::set<std::string>& failed)
-        : d_(d), p_(p), b_(b), c_(c), out_(out), failed_(failed), severity_(severity_of(b.actions)) {
+    Run(const Data& d, const AdmissionPolicy& p, const AdmissionBinding& b, const Cluster& c, AdmittedObjects& admitted,
+        Diagnostics& out, std::set<std::string>& failed)
+        : d_(d), p_(p), b_(b), c_(c), admitted_(admitted), out_(out), failed_(failed), severity_(severity_of(b.actions)) {
         eo_.cost_limit = c.cost_limit;
         act_["oldObject"] = cel::Value::null();
     }
@@ -62,14 +64,17 @@ public:
     void run() {
         for (std::size_t i = 0; i < c_.objects.size(); ++i) {
             const Resource& r = c_.objects[i];
+            if (!p_.constraints || !rules_match(*p_.constraints, r) || (b_.match && !rules_match(*b_.match, r)))
+                continue;
+            const AdmittedObject& object = admitted_.at(i);  // defaulted only when a policy's rules match it
+            const Labels ns_labels = namespaced(r) ? admitted_.namespace_labels(r.ref.namespace_) : Labels{};
+            if (!resources_match(*p_.constraints, r, object.labels, ns_labels)) continue;
+            if (b_.match && !resources_match(*b_.match, r, object.labels, ns_labels)) continue;
             std::size_t ns_index = 0;
             const Resource* ns = namespaced(r) ? c_.namespace_object(r.ref.namespace_, &ns_index) : nullptr;
-            const Labels ns_labels = ns ? labels_of(ns->doc) : Labels{};
-            if (!p_.constraints || !resources_match(*p_.constraints, r, ns_labels)) continue;
-            if (b_.match && !resources_match(*b_.match, r, ns_labels)) continue;
-            act_["object"] = c_.values[i];
+            act_["object"] = object.value;
             act_["request"] = request_of(r);
-            act_["namespaceObject"] = ns ? c_.values[ns_index] : cel::Value::null();
+            act_["namespaceObject"] = ns ? admitted_.at(ns_index).value : cel::Value::null();
             with_params(i);
         }
     }
@@ -92,7 +97,7 @@ private:
             return;
         }
         for (const Resource* param : params) {
-            act_["params"] = cel::from_node(param->doc);
+            act_["params"] = admitted_value(param->doc);
             evaluate(i);
         }
     }
@@ -153,6 +158,7 @@ private:
     const AdmissionPolicy& p_;
     const AdmissionBinding& b_;
     const Cluster& c_;
+    AdmittedObjects& admitted_;
     Diagnostics& out_;
     std::set<std::string>& failed_;
     Severity severity_;
@@ -163,6 +169,7 @@ private:
 }  // namespace
 
 void evaluate_admission(const Data& d, const Cluster& c, Diagnostics& out, std::set<std::string>& failed) {
+    AdmittedObjects admitted(c);
     for (const auto& p : d.admission) {
         std::vector<const AdmissionBinding*> bindings;
         for (const auto& b : d.bindings)
@@ -173,7 +180,7 @@ void evaluate_admission(const Data& d, const Cluster& c, Diagnostics& out, std::
                                   .actions = {Action::Deny}};
         if (bindings.empty() && !p.param_kind.empty()) continue;  // no paramRef to find params by
         if (bindings.empty()) bindings.push_back(&implicit);
-        for (const AdmissionBinding* b : bindings) Run(d, p, *b, c, out, failed).run();
+        for (const AdmissionBinding* b : bindings) Run(d, p, *b, c, admitted, out, failed).run();
     }
 }
 

@@ -103,19 +103,23 @@ bool kinds_match(const std::vector<KindMatch>& kinds, const Resource& r) {
     return false;
 }
 
-bool resources_match(const MatchResources& m, const Resource& r, const Labels& namespace_labels) {
+bool rules_match(const MatchResources& m, const Resource& r) {
     // A binding's matchResources without resourceRules narrows by selectors only.
     if (!m.rules.empty() &&
         !std::any_of(m.rules.begin(), m.rules.end(), [&](const ResourceRule& x) { return rule_matches(x, r); }))
         return false;
-    if (std::any_of(m.exclude.begin(), m.exclude.end(), [&](const ResourceRule& x) { return rule_matches(x, r); }))
-        return false;
-    if (m.object_selector && !selector_matches(*m.object_selector, labels_of(r.doc))) return false;
+    return std::none_of(m.exclude.begin(), m.exclude.end(), [&](const ResourceRule& x) { return rule_matches(x, r); });
+}
+
+bool resources_match(const MatchResources& m, const Resource& r, const Labels& object_labels,
+                     const Labels& namespace_labels) {
+    if (!rules_match(m, r)) return false;
+    if (m.object_selector && !selector_matches(*m.object_selector, object_labels)) return false;
     if (m.namespace_selector) {
         // The API server matches a Namespace on its own labels, and never
         // skips other cluster-scoped objects on the namespace selector.
         if (r.ref.kind == "Namespace" && group_of(r.ref.api_version).empty()) {
-            if (!selector_matches(*m.namespace_selector, labels_of(r.doc))) return false;
+            if (!selector_matches(*m.namespace_selector, object_labels)) return false;
         } else if (namespaced(r) && !selector_matches(*m.namespace_selector, namespace_labels)) {
             return false;
         }

@@ -25,8 +25,14 @@ bool selector_matches(const LabelSelector& s, const Labels& labels);
 
 bool kinds_match(const std::vector<KindMatch>& kinds, const Resource& r);
 
-// matchConstraints/matchResources against a CREATE of `r`. `namespace_labels`
-// are the labels of r's Namespace (empty when it is not among the inputs).
-bool resources_match(const MatchResources& m, const Resource& r, const Labels& namespace_labels);
+// Only the resourceRules and excludeResourceRules of `m` against a CREATE of
+// `r` (no labels needed): the cheap first test.
+bool rules_match(const MatchResources& m, const Resource& r);
+
+// matchConstraints/matchResources against a CREATE of `r`. `object_labels`
+// are r's labels and `namespace_labels` those of r's Namespace, both as the
+// API server holds them (see admitted.hpp).
+bool resources_match(const MatchResources& m, const Resource& r, const Labels& object_labels,
+                     const Labels& namespace_labels);
 
 }  // namespace queueforge::policy

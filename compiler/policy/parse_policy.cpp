@@ -138,12 +138,12 @@ std::optional<Policy> parse_policy(const Resource& r, DocReader& rd) {
             }
         }
     }
-    p.conditions = rd.named_expressions(spec, "matchConditions", "spec");
+    p.conditions = rd.named_expressions(spec, "matchConditions", "spec", unique_cel_identifiers(rd));
     if (const Node* params = spec->find("params"); params && !params->is_null()) {
         if (params->is_map()) p.params_node = *params;
         else rd.error(params->mark(), "spec.params: expected a map");
     }
-    p.variables = rd.named_expressions(spec, "variables", "spec");
+    p.variables = rd.named_expressions(spec, "variables", "spec", unique_cel_identifiers(rd));
     p.validations = parse_validations(spec, rd, "spec", {"expression", "message", "messageExpression", "fieldPath"});
     p.replaces = rd.strings(spec, "replaces", "spec");
     if (rd.errors != before || p.id.empty()) return std::nullopt;

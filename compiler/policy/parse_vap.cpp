@@ -3,7 +3,9 @@
 // schema would (unknown fields are errors), v1 and the beta/alpha versions of
 // the same shape.
 #include "policy/parse.hpp"
+#include "policy/vap_names.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace queueforge::policy {
@@ -91,7 +93,43 @@ std::string object_name(const Resource& r, DocReader& rd) {
     const Node* meta = r.doc.find("metadata");
     auto name = meta ? rd.text(meta, "name", "metadata", true) : std::nullopt;
     if (!meta) rd.error(r.doc.mark(), r.ref.kind + ": metadata.name is required");
+    if (name && !check_object_name(rd, *name, "metadata.name", meta->find("name")->mark())) return "";
     return name.value_or("");
+}
+
+bool blank(const std::string& s) { return s.find_first_not_of(" \t\n\r") == std::string::npos; }
+
+// What validation.go's validateValidation checks beyond the expression:
+// message non-blank when given and on one line, messageExpression non-blank
+// when given, reason one of the supported ones (Forbidden, Invalid,
+// RequestEntityTooLarge: supportedValidationPolicyReason; "Unauthorized" is
+// named in the API documentation but refused by the validation).
+void check_validation_fields(const Node* spec, DocReader& rd) {
+    const Node* list = spec->find("validations");
+    if (!list || !list->is_seq()) return;
+    for (std::size_t i = 0; i < list->items().size(); ++i) {
+        const Node& v = list->items()[i];
+        if (!v.is_map()) continue;
+        const std::string path = "spec.validations[" + std::to_string(i) + "]";
+        if (const Node* m = v.find("message"); m && m->is_scalar() && !m->is_null()) {
+            std::string trimmed = m->text();
+            trimmed.erase(0, trimmed.find_first_not_of(" \t\n\r"));
+            trimmed.erase(trimmed.find_last_not_of(" \t\n\r") + 1);
+            if (trimmed.empty() && !m->text().empty())
+                rd.error(m->mark(), path + ".message: Invalid value: message must be non-empty if specified");
+            else if (trimmed.find_first_of("\n\r") != std::string::npos)
+                rd.error(m->mark(), path + ".message: Invalid value: message must not contain line breaks");
+        }
+        if (const Node* m = v.find("messageExpression"); m && m->is_scalar() && !m->is_null() && !m->text().empty() &&
+                                                          blank(m->text()))
+            rd.error(m->mark(), path + ".messageExpression: Invalid value: must be non-empty if specified");
+        if (const Node* r = v.find("reason"); r && r->is_scalar() && !r->is_null()) {
+            const std::string& reason = r->text();
+            if (reason != "Forbidden" && reason != "Invalid" && reason != "RequestEntityTooLarge")
+                rd.error(r->mark(), path + ".reason: Unsupported value: \"" + reason +
+                                        "\": supported values: \"Forbidden\", \"Invalid\", \"RequestEntityTooLarge\"");
+        }
+    }
 }
 
 }  // namespace
@@ -126,16 +164,21 @@ std::optional<AdmissionPolicy> parse_admission_policy(const Resource& r, DocRead
     if (!p.constraints || p.constraints->rules.empty())
         rd.error(spec->find("matchConstraints") ? spec->find("matchConstraints")->mark() : spec->mark(),
                  "spec.matchConstraints.resourceRules: required (which resources the policy applies to)");
-    p.conditions = rd.named_expressions(spec, "matchConditions", "spec");
-    p.variables = rd.named_expressions(spec, "variables", "spec");
-    p.validations = parse_validations(spec, rd, "spec", {"expression", "message", "messageExpression", "reason"});
+    p.conditions = rd.named_expressions(spec, "matchConditions", "spec", match_condition_names(rd));
+    p.variables = rd.named_expressions(spec, "variables", "spec", variable_names(rd));
+    // validation.go: validations or auditAnnotations must have an item. Audit
+    // annotations are not evaluated offline, but a policy made only of them
+    // is valid (and never denies).
+    const Node* audit = spec->find("auditAnnotations");
+    const Node* validations = spec->find("validations");
+    const bool audit_only = audit && audit->is_seq() && !audit->items().empty() &&
+                            (!validations || validations->is_null() || (validations->is_seq() && validations->items().empty()));
+    if (!audit_only)
+        p.validations = parse_validations(spec, rd, "spec", {"expression", "message", "messageExpression", "reason"});
+    check_validation_fields(spec, rd);
     for (const auto& v : p.validations) {
         if (names_authorizer(v.expr.source)) p.authorizer_uses.push_back(v.expr.mark);
         if (v.message_expr && names_authorizer(v.message_expr->source)) p.authorizer_uses.push_back(v.message_expr->mark);
-        if (!v.reason.empty() && v.reason != "Unauthorized" && v.reason != "Forbidden" && v.reason != "Invalid" &&
-            v.reason != "RequestEntityTooLarge")
-            rd.error(v.expr.mark, "spec.validations: reason \"" + v.reason +
-                                      "\" is not Unauthorized, Forbidden, Invalid or RequestEntityTooLarge");
     }
     for (const auto* list : {&p.conditions, &p.variables})
         for (const auto& c : *list)
@@ -156,7 +199,10 @@ std::optional<AdmissionBinding> parse_admission_binding(const Resource& r, DocRe
         return std::nullopt;
     }
     b.policy_name = rd.text(spec, "policyName", "spec", true).value_or("");
-    if (const Node* pn = spec->find("policyName")) b.policy_name_mark = pn->mark();
+    if (const Node* pn = spec->find("policyName")) {
+        b.policy_name_mark = pn->mark();
+        if (!b.policy_name.empty()) check_object_name(rd, b.policy_name, "spec.policyName", pn->mark());
+    }
     if (const Node* pr = spec->find("paramRef"); pr && !pr->is_null() &&
                                                  rd.expect_map(pr, "spec.paramRef",
                                                                {"name", "namespace", "selector", "parameterNotFoundAction"})) {
@@ -176,11 +222,23 @@ std::optional<AdmissionBinding> parse_admission_binding(const Resource& r, DocRe
     }
     b.match = read_match(spec->find("matchResources"), "spec.matchResources", rd);
     for (const auto& a : rd.strings(spec, "validationActions", "spec")) {
-        if (a == "Deny") b.actions.push_back(Action::Deny);
-        else if (a == "Warn") b.actions.push_back(Action::Warn);
-        else if (a == "Audit") b.actions.push_back(Action::Audit);
-        else rd.error(spec->find("validationActions")->mark(), "spec.validationActions: \"" + a + "\" is not Deny, Warn or Audit");
+        const Mark at = spec->find("validationActions")->mark();
+        std::optional<Action> action;
+        if (a == "Deny") action = Action::Deny;
+        else if (a == "Warn") action = Action::Warn;
+        else if (a == "Audit") action = Action::Audit;
+        else rd.error(at, "spec.validationActions: \"" + a + "\" is not Deny, Warn or Audit");
+        if (!action) continue;
+        // validation.go validateValidationActions: no repeats, not Deny and Warn together.
+        if (std::find(b.actions.begin(), b.actions.end(), *action) != b.actions.end())
+            rd.error(at, "spec.validationActions: Duplicate value: \"" + a + "\"");
+        b.actions.push_back(*action);
     }
+    if (std::find(b.actions.begin(), b.actions.end(), Action::Deny) != b.actions.end() &&
+        std::find(b.actions.begin(), b.actions.end(), Action::Warn) != b.actions.end())
+        rd.error(spec->find("validationActions")->mark(),
+                 "spec.validationActions: Invalid value: must not contain both Deny and Warn (repeating the same "
+                 "validation failure information in the API response and headers serves no purpose)");
     if (b.actions.empty() && rd.errors == before)
         rd.error(spec->mark(), "spec.validationActions: at least one of Deny, Warn, Audit is required");
     if (rd.errors != before || b.name.empty()) return std::nullopt;

@@ -3,6 +3,7 @@
 #include "policy/expr_position.hpp"
 #include "site/reader.hpp"
 
+#include <memory>
 #include <set>
 
 namespace queueforge::policy {
@@ -21,9 +22,15 @@ bool cel_identifier(std::string_view s) {
 
 }  // namespace
 
-void DocReader::error(Mark m, std::string msg) {
+void DocReader::error(Mark m, std::string msg) { error(m, std::move(msg), "policy.invalid"); }
+
+void DocReader::error(Mark m, std::string msg, std::string_view rule) {
     ++errors;
-    diags.error(file, m, std::move(msg), "policy.invalid");
+    diags.error(file, m, std::move(msg), std::string(rule));
+}
+
+void DocReader::warning(Mark m, std::string msg, std::string_view rule) {
+    diags.warning(file, m, std::move(msg), std::string(rule));
 }
 
 bool DocReader::expect_map(const Node* n, std::string_view what, std::initializer_list<std::string_view> known) {
@@ -90,32 +97,39 @@ std::optional<Expression> DocReader::expression(const Node* map, std::string_vie
     return Expression{*src, std::get<cel::Program>(std::move(compiled)), n->mark()};
 }
 
-std::vector<NamedExpression> DocReader::named_expressions(const Node* map, std::string_view key, std::string_view what) {
+std::vector<NamedExpression> DocReader::named_expressions(const Node* map, std::string_view key, std::string_view what,
+                                                         const NameCheck& accept) {
     std::vector<NamedExpression> out;
     const Node* list = map ? map->find(key) : nullptr;
     if (!list || list->is_null()) return out;
     const std::string base = std::string(what) + "." + std::string(key);
     if (!expect_seq(list, base)) return out;
-    std::set<std::string> seen;
     for (std::size_t i = 0; i < list->items().size(); ++i) {
         const Node& item = list->items()[i];
         const std::string path = base + "[" + std::to_string(i) + "]";
         if (!expect_map(&item, path, {"name", "expression"})) continue;
         auto name = text(&item, "name", path, true);
         auto expr = expression(&item, "expression", path, true);
-        if (!name || !expr) continue;
-        const Node* name_node = item.find("name");
-        if (!cel_identifier(*name)) {
-            error(name_node->mark(), path + ".name: \"" + *name + "\" is not a CEL identifier (letters, digits, _)");
-            continue;
-        }
-        if (!seen.insert(*name).second) {
-            error(name_node->mark(), path + ".name: \"" + *name + "\" is given twice");
-            continue;
-        }
+        if (!name) continue;
+        if (!accept(*name, path + ".name", item.find("name")->mark()) || !expr) continue;
         out.push_back({*name, std::move(*expr), "variables." + *name});
     }
     return out;
+}
+
+DocReader::NameCheck unique_cel_identifiers(DocReader& rd) {
+    auto seen = std::make_shared<std::set<std::string>>();
+    return [&rd, seen](const std::string& name, const std::string& path, Mark at) {
+        if (!cel_identifier(name)) {
+            rd.error(at, path + ": \"" + name + "\" is not a CEL identifier (letters, digits, _)");
+            return false;
+        }
+        if (!seen->insert(name).second) {
+            rd.error(at, path + ": \"" + name + "\" is given twice");
+            return false;
+        }
+        return true;
+    };
 }
 
 std::optional<LabelSelector> DocReader::selector(const Node* n, std::string_view what) {
