@@ -158,11 +158,15 @@ TEST_CASE("gate: the nearest .queueforge.yaml, not past the repository root", "[
     std::filesystem::create_directories(tmp.path / "repo/clusters/prod");
     auto found = gate::find_config((tmp.path / "repo/clusters/prod").string());
     REQUIRE(found);
-    CHECK(std::filesystem::path(*found) == tmp.path / "repo/.queueforge.yaml");
+    CHECK(std::filesystem::weakly_canonical(std::filesystem::absolute(*found)) ==
+          std::filesystem::weakly_canonical(tmp.path / "repo/.queueforge.yaml"));
     // A config above the repository root is not used.
     qf_test::write_text(tmp.path / ".queueforge.yaml", "rules: {}\n");
     std::filesystem::create_directories(tmp.path / "other/.git");
     CHECK_FALSE(gate::find_config((tmp.path / "other").string()));
+    // Nor one above a confinement root (generate: the Application's folder).
+    CHECK(gate::find_config((tmp.path / "repo/clusters/prod").string()));
+    CHECK_FALSE(gate::find_config((tmp.path / "repo/clusters/prod").string(), (tmp.path / "repo/clusters/prod/.").string()));
 }
 
 TEST_CASE("gate: unknown rule ids are warnings with a suggestion", "[gate]") {

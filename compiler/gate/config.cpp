@@ -39,6 +39,14 @@ void read_rules(const std::string& file, const Node& n, std::map<std::string, Ru
     }
 }
 
+// Absolute, normal, without a trailing separator ("/a/b/." -> "/a/b").
+fs::path clean(const fs::path& p) {
+    std::error_code ec;
+    fs::path out = fs::absolute(p, ec).lexically_normal();
+    if (!out.has_filename() && out.has_relative_path()) out = out.parent_path();
+    return out;
+}
+
 }  // namespace
 
 std::optional<Level> parse_level(std::string_view s) {
@@ -49,16 +57,19 @@ std::optional<Level> parse_level(std::string_view s) {
     return std::nullopt;
 }
 
-std::optional<std::string> find_config(const std::string& start) {
+std::optional<std::string> find_config(const std::string& start, const std::string& stop_at) {
     std::error_code ec;
-    fs::path dir = fs::absolute(start.empty() ? fs::path(".") : fs::path(start), ec);
-    if (ec) return std::nullopt;
-    dir = dir.lexically_normal();
+    fs::path dir = clean(start.empty() ? fs::path(".") : fs::path(start));
+    const fs::path stop = stop_at.empty() ? fs::path() : clean(stop_at);
     // Bounded by the depth of the path.
     for (int depth = 0; depth < 4096; ++depth) {
         const fs::path candidate = dir / kConfigFileName;
-        if (fs::is_regular_file(candidate, ec)) return candidate.string();
-        if (fs::exists(dir / ".git", ec)) return std::nullopt;
+        if (fs::is_regular_file(candidate, ec)) {
+            // Named as the user would: relative to the working folder.
+            const fs::path rel = candidate.lexically_relative(fs::current_path(ec));
+            return ec || rel.empty() ? candidate.string() : rel.string();
+        }
+        if (fs::exists(dir / ".git", ec) || (!stop.empty() && dir == stop)) return std::nullopt;
         const fs::path parent = dir.parent_path();
         if (parent.empty() || parent == dir) return std::nullopt;
         dir = parent;
@@ -120,7 +131,7 @@ std::optional<Gate> load_gate(const Options& opts, Diagnostics& diags, std::vect
     g.options = opts;
     std::optional<std::string> path;
     if (!opts.config_path.empty()) path = opts.config_path;
-    else if (!opts.no_config) path = find_config(".");
+    else if (!opts.no_config) path = find_config(".", opts.search_root);
     if (path) {
         Diagnostics read;
         auto c = load_config(*path, read, sources);

@@ -20,7 +20,7 @@ struct Reader {
 
     std::string rule(std::string_view problem) const { return std::string(rule_prefix) + "." + std::string(problem); }
 
-    void error(Mark m, std::string msg, std::string rule = "site.invalid") const {
+    void error(Mark m, std::string msg, std::string rule) const {
         diags.error(file, m, std::move(msg), std::move(rule));
     }
     void warning(Mark m, std::string msg, std::string rule) const {

@@ -51,8 +51,9 @@ struct Config {
 };
 
 // The nearest .queueforge.yaml from `start` upward; the search stops at the
-// first folder holding `.git` (the repository root) or at the filesystem root.
-std::optional<std::string> find_config(const std::string& start);
+// first folder holding `.git` (the repository root), at `stop_at` when given
+// (a confinement root: nothing above it is read) or at the filesystem root.
+std::optional<std::string> find_config(const std::string& start, const std::string& stop_at = {});
 
 // Reads a config file. Problems are positioned errors (rule "config.invalid");
 // an unreadable file is an error with rule "io". The text is appended to
@@ -63,6 +64,7 @@ std::optional<Config> load_config(const std::string& path, Diagnostics& diags, s
 struct Options {
     std::string config_path;           // --config ("" = search from the working folder)
     bool no_config = false;            // --no-config
+    std::string search_root;           // never look for .queueforge.yaml above this folder ("" = no limit)
     std::vector<std::string> disable;  // --disable ID
     std::vector<std::string> enable;   // --enable ID
 };
