@@ -52,6 +52,19 @@ TEST_CASE("emit: write_objects writes every object, keeps foreign files, and rep
         CHECK(e.path().filename().string().find("queueforge-tmp") == std::string::npos);
 }
 
+TEST_CASE("emit: a folder named with a trailing slash is that folder, new or existing (the README's -o rendered/)") {
+    qf_test::TempDir tmp;
+    const std::string dir = (tmp.path / "rendered").string() + "/";
+    Diagnostics d;
+    REQUIRE(write_objects(dir, {object("ResourceFlavor", "a")}, "", d));
+    INFO(qf_test::messages(d));
+    CHECK(std::filesystem::exists(tmp.path / "rendered/02-resourceflavor-a.yaml"));
+    REQUIRE(write_objects(dir, {object("ResourceFlavor", "b")}, "", d));
+    CHECK(std::filesystem::exists(tmp.path / "rendered/02-resourceflavor-b.yaml"));
+    for (const auto& e : std::filesystem::directory_iterator(tmp.path))
+        CHECK(e.path().filename() == "rendered");
+}
+
 TEST_CASE("emit: an output path that is a file is refused and left unchanged") {
     qf_test::TempDir tmp;
     qf_test::write_text(tmp.path / "file", "keep");

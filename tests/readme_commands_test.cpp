@@ -105,7 +105,7 @@ TEST_CASE("README: every queueforge command line exits as documented", "[cli][re
     copy_tree(qf_test::source_dir() / "examples", ws / "examples");
     fs::create_symlink(*shared, tmp.path / "shared");
     const std::string bin = qf_test::shell_quote(fs::path(QF_BINARY).parent_path().string());
-    const std::string env = "cd " + qf_test::shell_quote(ws.string()) + " && PATH=" + bin + ":\"$PATH\" NO_COLOR=1 ";
+    const std::string env = "cd " + qf_test::shell_quote(ws.string()) + " && export PATH=" + bin + ":\"$PATH\" NO_COLOR=1 && ";
     // manifests/: a cluster's rendered queues; crds/: Kueue 0.10's CRDs (OpenShift AI 2.19).
     REQUIRE(sh(env + "queueforge build examples/multi-team -o manifests/ >/dev/null") == 0);
     copy_tree(*shared / "upstream/kueue/v0.10.6", ws / "crds");

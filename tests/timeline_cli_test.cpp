@@ -58,7 +58,7 @@ TEST_CASE("timeline cli: usage errors and unreadable scenarios", "[timeline][cli
     CHECK(run_cli("simulate --scenario x.yaml -o yaml").exit == 2);
     CHECK(run_cli("simulate --scenario x.yaml --series-points 0").exit == 2);
     auto r = run_cli("simulate --scenario /nonexistent/generator.yaml");
-    CHECK(r.exit == 1);
+    CHECK(r.exit == 2);  // a command-line path that cannot be read
     CHECK(r.err.find("/nonexistent/generator.yaml") != std::string::npos);
     CHECK(r.out.empty());
     qf_test::TempDir tmp;

@@ -101,7 +101,10 @@ std::string object_file_name(const Object& o) {
 bool write_objects(const std::string& dir, const std::vector<Object>& objects, const std::string& site_file,
                    Diagnostics& diags, bool prune, const std::string& annotate_as) {
     std::error_code ec;
-    const fs::path out(dir);
+    // "rendered/" names the folder "rendered" (its parent, not itself, holds
+    // the staging folder of a new one).
+    fs::path out = fs::path(dir).lexically_normal();
+    if (!out.has_filename() && out.has_relative_path()) out = out.parent_path();
     if (fs::exists(out, ec) && !fs::is_directory(out, ec)) {
         diags.error(dir, {}, "output path exists and is not a directory", "io");
         return false;
