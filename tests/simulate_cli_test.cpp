@@ -217,3 +217,45 @@ TEST_CASE("simulate: -o junit and -o sarif report failed expectations at the sam
     CHECK(res["ruleId"] == "sim.expectation");
     CHECK(res["locations"][0]["physicalLocation"]["region"]["startLine"] == 21);  // "- name: third"
 }
+
+TEST_CASE("simulate: the node-shape check covers samples kept pending in the together run", "[simulate][defects]") {
+    qf_test::TempDir tmp;
+    // holder takes the whole quota first; big (one 16-GPU pod on 8-GPU nodes)
+    // waits together and is admitted alone by quota -- where no node can run it.
+    qf_test::write_text(tmp.path / "queueforge-site.yaml", R"(apiVersion: queueforge.io/v1alpha1
+kind: Site
+metadata: {name: s}
+spec:
+  target: kueue-0.19
+  pools:
+    - {name: h100, nodes: 2, allocatable: {cpu: 64, nvidia.com/gpu: 8}}
+  teams:
+    - {name: a, namespaces: [a], quota: [{pool: h100, nominal: {cpu: 64, nvidia.com/gpu: 16}}]}
+  workloads:
+    - {name: holder, namespace: a, podSets: [{name: main, count: 2, requests: {cpu: 8, nvidia.com/gpu: 8}}]}
+    - {name: big, namespace: a, podSets: [{name: main, count: 1, requests: {cpu: 8, nvidia.com/gpu: 16}}]}
+)");
+    auto r = run_cli("simulate -o json " + shell_quote(tmp.path.string()));
+    INFO(r.out << r.err);
+    CHECK(r.exit == 1);
+    auto j = nlohmann::json::parse(r.out);
+    bool seen = false;
+    for (const auto& w : j["workloads"]) {
+        if (w["name"] == "holder") CHECK(w["nodeShape"].is_null());
+        if (w["name"] != "big") continue;
+        seen = true;
+        CHECK(w["status"] == "Pending");
+        REQUIRE(w["nodeShape"].is_string());
+        CHECK(w["nodeShape"].get<std::string>().find("alone: pod set main was admitted on flavor h100, but one pod needs 16 "
+                                                     "nvidia.com/gpu and the largest node of h100 has 8") != std::string::npos);
+    }
+    CHECK(seen);
+    auto text = run_cli("simulate " + shell_quote(tmp.path.string()));
+    CHECK(text.exit == 1);
+    CHECK(text.out.find("no-node") != std::string::npos);
+    CHECK(text.out.find("fits") != std::string::npos);  // holder
+    auto check = run_cli("check " + shell_quote(tmp.path.string()));
+    INFO(check.out << check.err);
+    CHECK(check.exit == 1);
+    CHECK((check.out + check.err).find("sim.node-shape") != std::string::npos);
+}

@@ -41,7 +41,8 @@ std::string format_text(const Report& r) {
         for (const auto* s : list) {
             const auto& x = s->together;
             std::string status = x.admitted ? "Admitted" : (x.preempted ? "Preempted" : "Pending");
-            std::string alone = s->alone ? (s->alone->admitted ? "fits" : "no-fit") : "-";
+            // Admitted alone by quota but no node can run its pods: not "fits".
+            std::string alone = s->alone ? (!s->alone->admitted ? "no-fit" : s->alone_node_shape ? "no-node" : "fits") : "-";
             std::string expect = s->expect ? (s->expectation_met ? "ok" : "FAILED") : "-";
             out += "  " + pad(x.namespace_ + "/" + x.name, w) + "  " + pad(status, 9) + pad(flavors_of(x), 12) +
                    pad(x.admitted ? (x.borrowing ? "yes" : "no") : "-", 7) + pad(alone, 9) + expect + "\n";
