@@ -2,6 +2,8 @@
 // SimulationReport contract, expectations, both scenarios and exit codes.
 #include "test_util.hpp"
 
+#include <queueforge/sim_scenarios.hpp>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -258,4 +260,26 @@ spec:
     INFO(check.out << check.err);
     CHECK(check.exit == 1);
     CHECK((check.out + check.err).find("sim.node-shape") != std::string::npos);
+}
+
+TEST_CASE("simulate text: Preempted and long flavor names keep their columns apart", "[simulate][defects]") {
+    using namespace queueforge;
+    scenarios::Report r;
+    auto add = [&](std::string name, bool admitted, bool preempted, std::string flavor) {
+        scenarios::SampleReport s;
+        s.together.namespace_ = "a";
+        s.together.name = std::move(name);
+        s.together.cluster_queue = "cq";
+        s.together.admitted = admitted;
+        s.together.preempted = preempted;
+        if (!flavor.empty()) s.together.assignments.push_back({.name = "main", .flavors = {{"cpu", flavor}}});
+        r.workloads.push_back(std::move(s));
+    };
+    add("victim", false, true, "");
+    add("winner", true, false, "very-long-flavor-name");
+    std::string text = scenarios::format_text(r);
+    INFO(text);
+    CHECK(text.find("  WORKLOAD  STATUS    FLAVOR                BORROW ALONE    EXPECT\n") != std::string::npos);
+    CHECK(text.find("  a/victim  Preempted -                     -      -        -\n") != std::string::npos);
+    CHECK(text.find("  a/winner  Admitted  very-long-flavor-name no     -        -\n") != std::string::npos);
 }
