@@ -1,9 +1,11 @@
 #include "site/parse_parts.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace queueforge::site {
 
 namespace {
-
 
 void read_preemption(const Reader& r, const Node& n, const std::string& what, Preemption& p) {
     if (!r.expect_map(n, what, {"reclaimWithinCohort", "withinClusterQueue", "borrowWithinCohort"})) return;
@@ -62,10 +64,24 @@ void read_quota(const Reader& r, const Node* n, const std::string& what, std::ve
 }
 
 void read_team_defaults(const Reader& r, const Node& n, QueueSettings& out) {
+    // The queue settings only (README "teamDefaults", site schema): what
+    // names or sizes a team -- its name, ClusterQueue, namespaces and their
+    // selector, cohort, quota -- is set per team, and saying so beats
+    // "unknown field".
+    static constexpr std::string_view kPerTeam[] = {"name", "clusterQueue", "namespaces", "namespaceSelector", "cohort",
+                                                    "quota"};
     if (!r.expect_map(n, "spec.teamDefaults",
                       {"queueingStrategy", "preemption", "flavorFungibility", "fairSharingWeight", "stopPolicy",
-                       "defaultQueue", "localQueue"}))
+                       "defaultQueue", "localQueue", "name", "clusterQueue", "namespaces", "namespaceSelector", "cohort",
+                       "quota"}))
         return;
+    for (const auto& e : n.entries())
+        if (std::find(std::begin(kPerTeam), std::end(kPerTeam), e.key) != std::end(kPerTeam))
+            r.error(e.key_mark,
+                    "spec.teamDefaults: \"" + e.key +
+                        "\" is set per team (spec.teams[]), not in teamDefaults; teamDefaults takes queueingStrategy, "
+                        "preemption, flavorFungibility, fairSharingWeight, stopPolicy, defaultQueue and localQueue",
+                    r.rule("unknown-field"));
     read_settings(r, n, "spec.teamDefaults", out);
 }
 
