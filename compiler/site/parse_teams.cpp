@@ -25,9 +25,12 @@ void read_preemption(const Reader& r, const Node& n, const std::string& what, Pr
 
 void read_fungibility(const Reader& r, const Node& n, const std::string& what, FlavorFungibility& f) {
     if (!r.expect_map(n, what, {"whenCanBorrow", "whenCanPreempt", "preference"})) return;
-    r.read_enum(n.find("whenCanBorrow"), what + ".whenCanBorrow", f.when_can_borrow, {"MayStopSearch", "TryNextFlavor"});
+    // Either spelling of "stop here": MayStopSearch (Kueue 0.15 and newer)
+    // or Borrow / Preempt (before); lowering writes the one the target serves.
+    r.read_enum(n.find("whenCanBorrow"), what + ".whenCanBorrow", f.when_can_borrow,
+                {"MayStopSearch", "TryNextFlavor", "Borrow"});
     r.read_enum(n.find("whenCanPreempt"), what + ".whenCanPreempt", f.when_can_preempt,
-                {"MayStopSearch", "TryNextFlavor"});
+                {"MayStopSearch", "TryNextFlavor", "Preempt"});
     r.read_enum(n.find("preference"), what + ".preference", f.preference,
                 {"BorrowingOverPreemption", "PreemptionOverBorrowing"});
 }
