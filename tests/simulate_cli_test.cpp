@@ -4,6 +4,8 @@
 
 #include <queueforge/sim_scenarios.hpp>
 
+#include <map>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -282,4 +284,45 @@ TEST_CASE("simulate text: Preempted and long flavor names keep their columns apa
     CHECK(text.find("  WORKLOAD  STATUS    FLAVOR                BORROW ALONE    EXPECT\n") != std::string::npos);
     CHECK(text.find("  a/victim  Preempted -                     -      -        -\n") != std::string::npos);
     CHECK(text.find("  a/winner  Admitted  very-long-flavor-name no     -        -\n") != std::string::npos);
+}
+
+TEST_CASE("simulate: jobs without creationTimestamp queue by file path then document, not argument order", "[simulate][defects]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "queues.yaml", R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: a}
+spec:
+  namespaceSelector: {}
+  queueingStrategy: StrictFIFO
+  resourceGroups: [{coveredResources: [cpu], flavors: [{name: default, resources: [{name: cpu, nominalQuota: "1"}]}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: default, namespace: a}
+spec: {clusterQueue: a}
+)");
+    auto job = [](const std::string& name) {
+        return "apiVersion: batch/v1\nkind: Job\nmetadata: {name: " + name +
+               ", namespace: a}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x, resources: {requests: {cpu: \"1\"}}}]\n";
+    };
+    // b.yaml holds two jobs; only the first job in path/document order fits.
+    qf_test::write_text(tmp.path / "jobs/b.yaml", job("b-first") + "---\n" + job("b-second"));
+    qf_test::write_text(tmp.path / "jobs/a.yaml", job("a-only"));
+    const std::string q = shell_quote((tmp.path / "queues.yaml").string());
+    const std::string a = shell_quote((tmp.path / "jobs/a.yaml").string());
+    const std::string b = shell_quote((tmp.path / "jobs/b.yaml").string());
+    auto forward = run_cli("simulate -o json " + q + " " + a + " " + b);
+    auto backward = run_cli("simulate -o json " + b + " " + a + " " + q);
+    INFO(forward.out << forward.err << backward.err);
+    CHECK(forward.out == backward.out);
+    auto j = nlohmann::json::parse(forward.out);
+    std::map<std::string, std::string> status;
+    for (const auto& w : j["workloads"]) status[w["name"].get<std::string>()] = w["status"].get<std::string>();
+    CHECK(status["job-a-only"] == "Admitted");
+    CHECK(status["job-b-first"] == "Pending");
+    CHECK(status["job-b-second"] == "Pending");
 }
