@@ -683,3 +683,23 @@ metadata: {name: ignored}
     CHECK(bad.has_errors());
     CHECK(set2.find("example.com/v1", "Thing") == nullptr);
 }
+
+TEST_CASE("openapi: an unknown field suggests the closest declared property", "[openapi][defects]") {
+    const std::string s = R"(type: object
+properties:
+  spec:
+    type: object
+    properties:
+      queueingStrategy: {type: string}
+      namespaceSelector: {type: object}
+      a: {type: string}
+)";
+    const std::string base = "apiVersion: v1\nkind: Thing\nmetadata: {name: x}\n";
+    auto typo = only(check_object(s, base + "spec:\n  queuingStrategy: StrictFIFO\n"));
+    CHECK(typo.rule == "schema.unknown-field");
+    CHECK(typo.message == "unknown field \"spec.queuingStrategy\"; did you mean \"queueingStrategy\"?");
+    CHECK(typo.mark.line == 5);
+    // Nothing close, or a one-letter key that shares nothing: the server's words only.
+    CHECK(only(check_object(s, base + "spec:\n  replicas: 3\n")).message == "unknown field \"spec.replicas\"");
+    CHECK(only(check_object(s, base + "spec:\n  b: x\n")).message == "unknown field \"spec.b\"");
+}
