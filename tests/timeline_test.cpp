@@ -558,3 +558,23 @@ TEST_CASE("timeline: a borrow-only queue shows its usage against what it may bor
     std::string html = html_report::render(*in);
     CHECK(html.find("cpu avg 50.0% of borrowable") != std::string::npos);
 }
+
+TEST_CASE("timeline: unknown scenario fields at every level get a suggestion", "[timeline][defects]") {
+    std::string e = errors_of(R"(cohorts:
+- className: c
+  count: 1
+  queuesSets:
+  - className: q
+    count: 1
+    nominalQuota: 2
+    borowingLimit: 1
+    workloadsSets:
+    - count: 1
+      creationIntervalMS: 0
+      workloads:
+      - {className: w, runtimeMS: 100, request: 1}
+)");
+    CHECK(e.find("unknown field \"borowingLimit\"; did you mean \"borrowingLimit\"?") != std::string::npos);
+    CHECK(e.find("unknown field \"creationIntervalMS\"; did you mean \"creationIntervalMs\"?") != std::string::npos);
+    CHECK(e.find("unknown field \"runtimeMS\"; did you mean \"runtimeMs\"?") != std::string::npos);
+}
