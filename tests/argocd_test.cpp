@@ -36,7 +36,7 @@ TEST_CASE("argocd parameters: wrong types are diagnostics naming the parameter",
     for (const auto& c : std::vector<Case>{{R"([{"name": 5}])", "[0]: parameter \"name\" must be a string, got a number"},
                                            {R"([{"name": null}])", "got null"},
                                            {R"([{"name":"site","string":"a"},{"name":"teams","array":[1,2]}])",
-                                            "[1]: plugin parameter \"teams\": entry 0 must be a team name, got a number"},
+                                            "[1]: plugin parameter \"teams\": item 0 must be a team name, got a number"},
                                            {R"([{"name":"teams","map":{"x":"y"}}])", "not a map"},
                                            {R"([{"name":"target","string":false}])", "\"target\" must be a string, got a boolean"},
                                            {R"({"a":1})", "expected a list of parameters, got a map"}}) {

@@ -856,7 +856,7 @@ TEST_CASE("crd cel: hostile values anywhere in real objects never crash the eval
 TEST_CASE("validate: --crd takes one value; the files after it are validated, not read as CRDs", "[crdcel][defects]") {
     const std::string crd = shell_quote((kFixtures / "widgets-crd.yaml").string());
     const std::string bad = shell_quote((kFixtures / "widgets-bad.yaml").string());
-    auto one = run_cli("validate --crd " + crd + " " + bad);
+    auto one = run_cli("validate --crd " + crd + " " + bad + " " + shell_quote((kFixtures / "widgets-good.yaml").string()));
     INFO(one.out << one.err);
     CHECK(one.exit == 1);
     CHECK(one.out.find("widgets-bad.yaml:9:11: error: spec.legacy: Forbidden: legacy mode is gone [schema.cel]") != std::string::npos);

@@ -39,7 +39,8 @@ void split_teams(const std::string& s, std::vector<std::string>& out) {
 
 // One entry of ARGOCD_APP_PARAMETERS: {"name": ..., "string" | "array" | "map": ...}.
 void read_entry(const Json& x, std::size_t i, Parameters& p, Diagnostics& diags) {
-    const std::string where = std::string(kAppParameters) + "[" + std::to_string(i) + "]";
+    // Reported against the variable, so the entry is named by its index only.
+    const std::string where = "[" + std::to_string(i) + "]";
     auto bad = [&](const std::string& msg) { diags.error(kAppParameters, {}, where + ": " + msg, "cmp.parameter"); };
     if (!x.is_object()) return bad("expected a parameter ({\"name\": ..., \"string\": ...}), got " + type_of(x));
     auto name_it = x.find("name");
@@ -59,7 +60,7 @@ void read_entry(const Json& x, std::size_t i, Parameters& p, Diagnostics& diags)
             for (std::size_t k = 0; k < arr->size(); ++k) {
                 const Json& t = (*arr)[k];
                 if (!t.is_string() || t.get<std::string>().empty())
-                    return bad("plugin parameter \"teams\": entry " + std::to_string(k) + " must be a team name, got " +
+                    return bad("plugin parameter \"teams\": item " + std::to_string(k) + " must be a team name, got " +
                                (t.is_string() ? std::string("an empty string") : type_of(t)));
                 teams.push_back(t.get<std::string>());
             }

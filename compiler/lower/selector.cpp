@@ -122,10 +122,10 @@ Node namespace_selector(Context& ctx, const site::Team& team, const Trace& at) {
     // The In list is a set: written sorted and once each, so reordering (or
     // repeating) the team's namespaces changes no byte of the output. Each
     // value traces to its first mention in the site.
-    std::vector<const Text*> names;
+    std::vector<const site::Text*> names;
     for (const auto& ns : team.namespaces) names.push_back(&ns);
-    std::stable_sort(names.begin(), names.end(), [](const Text* a, const Text* b) { return a->value < b->value; });
-    names.erase(std::unique(names.begin(), names.end(), [](const Text* a, const Text* b) { return a->value == b->value; }),
+    std::stable_sort(names.begin(), names.end(), [](const site::Text* a, const site::Text* b) { return a->value < b->value; });
+    names.erase(std::unique(names.begin(), names.end(), [](const site::Text* a, const site::Text* b) { return a->value == b->value; }),
                 names.end());
     Node sel = Node::mapping();
     if (names.size() == 1) {
