@@ -343,7 +343,7 @@ properties:
     CHECK(check_object(s, base + "spec:\n  foo: 1\n", {.reject_unknown_fields = false}).empty());
     // metadata is ObjectMeta even though the schema says only "object".
     CHECK(only(check_object(s, "apiVersion: v1\nkind: Thing\nmetadata: {name: x, nmae: y}\n")).message ==
-          "unknown field \"metadata.nmae\"");
+          "unknown field \"metadata.nmae\"; did you mean \"name\"?");
     // apiVersion and kind are never unknown at a resource root.
     CHECK(check_object("type: object\nproperties:\n  spec: {type: object}", "apiVersion: v1\nkind: T\nmetadata: {name: x}\n")
               .empty());
@@ -415,7 +415,7 @@ properties:
     CHECK(only(check_object(s, base + "template: {apiVersion: v1, kind: Pod, metadata: {name: a/b}}")).message ==
           "template.metadata.name: Invalid value: \"a/b\": may not contain '/'");
     CHECK(only(check_object(s, base + "template: {apiVersion: v1, kind: Pod, metadata: {nam: a}}")).message ==
-          "unknown field \"template.metadata.nam\"");
+          "unknown field \"template.metadata.nam\"; did you mean \"name\"?");
 }
 
 TEST_CASE("openapi: list-type set and map uniqueness") {
