@@ -258,6 +258,9 @@ spec:
     CHECK(text.exit == 1);
     CHECK(text.out.find("no-node") != std::string::npos);
     CHECK(text.out.find("fits") != std::string::npos);  // holder
+    // The HTML report's Alone column says the same.
+    auto html = run_cli("report " + shell_quote(tmp.path.string()) + " -o -");
+    CHECK(html.out.find("<td>no node</td>") != std::string::npos);
     auto check = run_cli("check " + shell_quote(tmp.path.string()));
     INFO(check.out << check.err);
     CHECK(check.exit == 1);
