@@ -5,6 +5,10 @@
 
 #include <queueforge/review.hpp>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace queueforge::cli {
@@ -22,6 +26,24 @@ struct DiffFlags {
     GateFlags gate;
 };
 
+// A file or folder named on the command line that can be read ("-" is stdin).
+bool readable_path(const std::string& path, std::string& why) {
+    if (path == "-") return true;
+    std::error_code ec;
+    auto st = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(st)) {
+        why = ec ? ec.message() : "no such file or directory";
+        return false;
+    }
+    if (std::filesystem::is_directory(st)) return true;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        why = std::strerror(errno);
+        return false;
+    }
+    return true;
+}
+
 int run_diff(const DiffFlags& f) {
     if (f.output != "text" && f.output != "json" && f.output != "markdown") {
         std::cerr << "queueforge diff: unknown output format \"" << f.output << "\" (text, json, markdown)\n";
@@ -35,6 +57,14 @@ int run_diff(const DiffFlags& f) {
         std::cerr << "queueforge diff: --head and --staged exclude each other\n";
         return kUsage;
     }
+    std::string why;
+    // A --running file that cannot be read would silently disable the
+    // running-workload gate: it is a command-line path error (exit 2).
+    for (const auto& file : f.running)
+        if (!readable_path(file, why)) {
+            std::cerr << "queueforge diff: --running " << file << ": " << why << "\n";
+            return kUsage;
+        }
     std::string error;
     auto repo = open_repository(error);
     if (!repo) {
@@ -87,7 +117,8 @@ Command add_diff(CLI::App& app) {
     sub->add_option("--head", flags->head, "The revision to compare to (default: the work tree)");
     sub->add_flag("--staged", flags->staged, "Compare to the staged content (the index)");
     sub->add_option("--running", flags->running,
-                    "Running Workloads (kubectl get workloads -A -o yaml): the change's impact on them");
+                    "Running Workloads (kubectl get workloads -A -o yaml): the change's impact on them (repeatable)")
+        ->allow_extra_args(false);
     sub->add_option("-o,--output", flags->output, "text, json or markdown (a merge-request comment)");
     sub->add_option("--target", flags->target, "Override the sites' target");
     sub->add_flag("--no-simulate", flags->no_simulate, "Object and quota changes only");
@@ -99,7 +130,7 @@ Command add_diff(CLI::App& app) {
 
 Exit codes: 0 compared, 1 a site is missing or invalid in a revision, or a removed
 ClusterQueue/ResourceFlavor is still used by running workloads, 2 usage error
-(not a repository, a path outside it).)");
+(not a repository, a path outside it, a --running file that cannot be read).)");
     return {sub, [flags] { return run_diff(*flags); }};
 }
 

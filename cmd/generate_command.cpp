@@ -5,6 +5,7 @@
 // empty stream with exit 0 would make Argo CD prune the whole application.
 #include "cli.hpp"
 
+#include <queueforge/argocd.hpp>
 #include <queueforge/emit.hpp>
 #include <queueforge/lower.hpp>
 #include <queueforge/site_parse.hpp>
@@ -24,72 +25,26 @@ namespace queueforge::cli {
 
 namespace {
 
-struct CmpParams {
-    std::string site = kSiteFileName;
-    std::string target;
-    std::vector<std::string> teams;  // empty = every team
-};
-
 const char* env(const char* name) {
     const char* v = std::getenv(name);
     return v && *v ? v : nullptr;
 }
 
-// Application parameters: ARGOCD_APP_PARAMETERS (JSON) is the source of
-// truth, PARAM_* the fallback; ARGOCD_ENV_QUEUEFORGE_* override both.
-bool read_params(CmpParams& p, std::string& err) {
-    static const std::set<std::string> known = {"site", "target", "teams"};
-    if (const char* j = env("ARGOCD_APP_PARAMETERS")) {
-        auto params = nlohmann::json::parse(j, nullptr, false);
-        if (params.is_discarded() || !params.is_array()) {
-            err = "ARGOCD_APP_PARAMETERS is not a JSON array";
-            return false;
-        }
-        for (const auto& x : params) {
-            std::string name = x.is_object() ? x.value("name", "") : "";
-            if (!known.count(name)) {
-                err = "unknown plugin parameter \"" + name + "\" (known: site, target, teams)";
-                return false;
-            }
-            if (name == "teams") {
-                if (x.contains("array") && x["array"].is_array()) {
-                    for (const auto& t : x["array"])
-                        if (t.is_string()) p.teams.push_back(t.get<std::string>());
-                } else if (x.contains("string") && x["string"].is_string()) {
-                    std::string s = x["string"];
-                    for (std::size_t b = 0; b <= s.size();) {
-                        std::size_t e = s.find(',', b);
-                        if (e == std::string::npos) e = s.size();
-                        if (e > b) p.teams.push_back(s.substr(b, e - b));
-                        b = e + 1;
-                    }
-                }
-                continue;
-            }
-            if (!x.contains("string") || !x["string"].is_string()) {
-                err = "plugin parameter \"" + name + "\" must be a string";
-                return false;
-            }
-            (name == "site" ? p.site : p.target) = x["string"].get<std::string>();
-        }
-    } else {
-        for (char** e = environ; e && *e; ++e) {
-            std::string kv = *e;
-            if (!kv.starts_with("PARAM_")) continue;
-            std::string name = kv.substr(6, kv.find('=') - 6), value = kv.substr(kv.find('=') + 1);
-            if (name == "SITE") p.site = value;
-            else if (name == "TARGET") p.target = value;
-            else if (name.starts_with("TEAMS_")) p.teams.push_back(value);
-            else {
-                err = "unknown plugin parameter PARAM_" + name + " (known: site, target, teams)";
-                return false;
-            }
-        }
-    }
-    if (const char* s = env("ARGOCD_ENV_QUEUEFORGE_SITE")) p.site = s;
-    if (const char* t = env("ARGOCD_ENV_QUEUEFORGE_TARGET")) p.target = t;
-    std::sort(p.teams.begin(), p.teams.end());
-    return true;
+// The plugin's parameters from this process's environment; on a problem the
+// diagnostics are printed and `exit` says how the command ends (2 for an
+// unknown parameter, as for an unknown flag; 1 for a malformed one).
+std::optional<argocd::Parameters> read_params(int& exit) {
+    std::vector<std::string> environment;
+    for (char** e = environ; e && *e; ++e) environment.emplace_back(*e);
+    Diagnostics diags;
+    auto p = argocd::read_parameters(environment, diags);
+    if (p) return p;
+    report(diags, {}, false);
+    exit = std::any_of(diags.all().begin(), diags.all().end(),
+                       [](const Diagnostic& d) { return d.rule == "cmp.unknown-parameter"; })
+               ? kUsage
+               : kInvalid;
+    return std::nullopt;
 }
 
 // The Kueue API version the destination cluster serves, from Argo CD's
@@ -146,12 +101,11 @@ void follow_cluster_api(site::Site& s, const std::string& override_target) {
 }
 
 int run_generate(const std::string& flag_target) {
-    CmpParams p;
+    int exit = kOk;
+    auto params = read_params(exit);
+    if (!params) return exit;
+    argocd::Parameters& p = *params;
     std::string err;
-    if (!read_params(p, err)) {
-        std::cerr << "queueforge generate: " << err << "\n";
-        return kUsage;
-    }
     if (!flag_target.empty() && p.target.empty()) p.target = flag_target;
     auto path = resolve_inside(".", p.site, &err);
     if (!path) {
@@ -167,13 +121,7 @@ int run_generate(const std::string& flag_target) {
         return kInvalid;
     }
 
-    if (!p.teams.empty()) {
-        std::set<std::string> wanted(p.teams.begin(), p.teams.end());
-        for (const auto& t : wanted)
-            if (std::none_of(site->teams.begin(), site->teams.end(), [&](const site::Team& x) { return x.name.value == t; }))
-                diags.error(*path, {}, "plugin parameter teams names \"" + t + "\", which the site does not define", "cmp.teams");
-        std::erase_if(site->teams, [&](const site::Team& x) { return !wanted.count(x.name.value); });
-    }
+    argocd::select_teams(*site, p.teams, diags);
     follow_cluster_api(*site, p.target);
     std::optional<Lowered> lowered;
     if (!diags.has_errors()) lowered = lower_site(*site, diags, {.target_override = p.target});
@@ -205,7 +153,8 @@ Runs in the Application's source folder as Argo CD's config-management plugin
 target, teams (subset to render); from ARGOCD_APP_PARAMETERS, PARAM_* or
 ARGOCD_ENV_QUEUEFORGE_SITE / _TARGET. Manifests go to stdout only on success.
 
-Exit codes: 0 ok, 1 invalid site or unsafe path (nothing printed), 2 unknown parameter.)");
+Exit codes: 0 ok, 1 invalid site, malformed parameter, unknown team or unsafe path
+(nothing printed), 2 unknown parameter.)");
     return {sub, [target] { return run_generate(*target); }};
 }
 
@@ -216,17 +165,19 @@ Command add_cmp_parameters(CLI::App& app) {
 
 Prints the JSON array Argo CD's dynamic parameters expect.
 
-Exit codes: 0 ok, 1 no readable site.)");
+Exit codes: 0 ok, 1 no readable site or a malformed parameter (the reason on stderr),
+2 unknown parameter.)");
     return {sub, [] {
-                CmpParams p;
+                int exit = kOk;
+                auto p = read_params(exit);
+                if (!p) return exit;
                 std::string err;
-                if (!read_params(p, err)) {
-                    std::cerr << "queueforge cmp-parameters: " << err << "\n";
-                    return static_cast<int>(kUsage);
-                }
-                auto path = resolve_inside(".", p.site, &err);
+                auto path = resolve_inside(".", p->site, &err);
+                if (!path) std::cerr << "queueforge cmp-parameters: site file " << err << "\n";
                 Diagnostics diags;
-                auto site = path ? load_site_file(*path, diags) : std::nullopt;
+                std::string text;
+                auto site = path ? load_site_file(*path, diags, &text) : std::nullopt;
+                if (path && !site) report(diags, {{*path, text}}, false);
                 nlohmann::ordered_json teams = nlohmann::ordered_json::array();
                 if (site)
                     for (const auto& t : site->teams) teams.push_back(t.name.value);

@@ -60,7 +60,8 @@ Command add_validate(CLI::App& app) {
         "validate", "Check Kueue and DataScienceCluster manifests (and site files) as the API server and Kueue would");
     sub->add_option("paths", flags->paths, "Files, folders or - for stdin (YAML, JSON, List, kubectl dumps)")->required();
     sub->add_option("-o,--output", flags->output, "text, json, sarif, junit or github");
-    sub->add_option("--crd", flags->crds, "Validate against the CRDs in this file or folder instead of the built-in schemas (repeatable)");
+    sub->add_option("--crd", flags->crds, "Validate against the CRDs in this file or folder instead of the built-in schemas (repeatable)")
+        ->allow_extra_args(false);  // one value per --crd: the paths after it stay positional
     sub->add_option("--target", flags->target, "Also report what this target does not serve (e.g. rhoai-2.16, kueue-0.13)");
     add_gate_flags(*sub, flags->gate, true);
     sub->add_flag("--ignore-missing-schemas", flags->ignore_missing, "Skip kinds without a schema instead of failing");

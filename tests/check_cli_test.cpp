@@ -71,3 +71,23 @@ TEST_CASE("check: a bad quota, a failed expectation and drifted manifests each f
     CHECK(run_cli("check --rendered " + rendered + " " + good).exit == 0);
     CHECK(run_cli("check -o yamlish " + good).exit == 2);
 }
+
+TEST_CASE("check and simulate: a sample's missing or looping file: is a positioned finding, exit 1", "[check][defects]") {
+    for (const std::string name : {"missing.yaml", "loop.yaml"}) {
+        INFO(name);
+        qf_test::TempDir tmp;
+        qf_test::write_text(tmp.path / "queueforge-site.yaml",
+                            kSite + "    - name: from-file\n      namespace: team-a\n      file: " + name + "\n");
+        if (name == "loop.yaml") std::filesystem::create_symlink("loop.yaml", tmp.path / "loop.yaml");
+        for (const std::string cmd : {"check", "simulate"}) {
+            INFO(cmd);
+            auto r = run_cli(cmd + " " + shell_quote(tmp.path.string()));
+            INFO(r.out << r.err);
+            CHECK(r.exit == 1);
+            // The `file:` value of the last entry: line 19 of the site, column 13.
+            CHECK((r.out + r.err).find("queueforge-site.yaml:19:13: error: workload \"from-file\": cannot read \"" + name) !=
+                  std::string::npos);
+            CHECK((r.out + r.err).find("[site.workload-file]") != std::string::npos);
+        }
+    }
+}

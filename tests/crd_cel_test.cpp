@@ -852,3 +852,19 @@ TEST_CASE("crd cel: hostile values anywhere in real objects never crash the eval
     CHECK(findings > 0);
     if (std::getenv("QF_CEL_COUNTS")) std::printf("hostile values: %zu runs, %zu findings\n", runs, findings);
 }
+
+TEST_CASE("validate: --crd takes one value; the files after it are validated, not read as CRDs", "[crdcel][defects]") {
+    const std::string crd = shell_quote((kFixtures / "widgets-crd.yaml").string());
+    const std::string bad = shell_quote((kFixtures / "widgets-bad.yaml").string());
+    auto one = run_cli("validate --crd " + crd + " " + bad + " " + shell_quote((kFixtures / "widgets-good.yaml").string()));
+    INFO(one.out << one.err);
+    CHECK(one.exit == 1);
+    CHECK(one.out.find("widgets-bad.yaml:9:11: error: spec.legacy: Forbidden: legacy mode is gone [schema.cel]") != std::string::npos);
+    auto twice = run_cli("validate --crd " + crd + " --crd " + crd + " " + bad + " " +
+                         shell_quote((kFixtures / "widgets-good.yaml").string()));
+    INFO(twice.out << twice.err);
+    CHECK(twice.exit == 1);
+    CHECK(twice.out.find("widgets-bad.yaml:9:11: error:") != std::string::npos);
+    // Without a file to validate it is a usage error.
+    CHECK(run_cli("validate --crd " + crd).exit == 2);
+}

@@ -130,3 +130,56 @@ TEST_CASE("generate: a broken or missing site fails with nothing on stdout") {
     CHECK(huge.exit == 1);
     CHECK(huge.out.empty());
 }
+
+TEST_CASE("generate: a malformed parameter is a clear error, never an abort", "[argocd][defects]") {
+    Repo repo;
+    for (const std::string json : {R"([{"name": 5}])", R"([{"name": null}])", R"([{"string": "x"}])", R"([7])",
+                                   R"([{"name":"site","string":5}])", R"([{"name":"target","array":["a"]}])",
+                                   R"({"name":"site"})", R"(not json)"}) {
+        for (const std::string cmd : {"generate", "cmp-parameters"}) {
+            INFO(cmd << " " << json);
+            auto r = run_in(repo.app, "'ARGOCD_APP_PARAMETERS=" + json + "'", cmd);
+            CHECK(r.exit == 1);
+            CHECK(r.out.empty());
+            CHECK(r.err.find("ARGOCD_APP_PARAMETERS") != std::string::npos);
+            CHECK(r.err.find("[cmp.parameter]") != std::string::npos);
+        }
+    }
+    auto name = run_in(repo.app, R"('ARGOCD_APP_PARAMETERS=[{"name": 5}]')", "generate");
+    CHECK(name.err.find("\"name\" must be a string, got a number") != std::string::npos);
+}
+
+TEST_CASE("generate: an unusable teams parameter renders nothing rather than every team", "[argocd][defects]") {
+    Repo repo;
+    for (const std::string json : {R"([{"name":"teams","array":[1,2]}])", R"([{"name":"teams","array":{"a":"llm"}}])",
+                                   R"([{"name":"teams","map":{"a":"llm"}}])", R"([{"name":"teams","array":["llm",null]}])",
+                                   R"([{"name":"teams","string":7}])", R"([{"name":"teams"}])"}) {
+        INFO(json);
+        auto r = run_in(repo.app, "'ARGOCD_APP_PARAMETERS=" + json + "'", "generate");
+        CHECK(r.exit == 1);
+        CHECK(r.out.empty());
+        CHECK(r.err.find("\"teams\"") != std::string::npos);
+    }
+}
+
+TEST_CASE("generate: an unknown team or parameter name gets a suggestion", "[argocd][defects]") {
+    Repo repo;
+    auto team = run_in(repo.app, R"('ARGOCD_APP_PARAMETERS=[{"name":"teams","array":["llm","visoin"]}]')", "generate");
+    CHECK(team.exit == 1);
+    CHECK(team.out.empty());
+    CHECK(team.err.find("\"visoin\", which the site does not define; did you mean \"vision\"?") != std::string::npos);
+    auto param = run_in(repo.app, R"('ARGOCD_APP_PARAMETERS=[{"name":"team","array":["llm"]}]')", "generate");
+    CHECK(param.exit == 2);
+    CHECK(param.err.find("did you mean \"teams\"?") != std::string::npos);
+}
+
+TEST_CASE("cmp-parameters: says why it refuses the site path", "[argocd][defects]") {
+    Repo repo;
+    auto r = run_in(repo.app, "PARAM_SITE=../../../../secret.yaml", "cmp-parameters");
+    CHECK(r.exit == 1);
+    CHECK(r.err.find("site file \"../../../../secret.yaml\" climbs out with \"..\"") != std::string::npos);
+    std::filesystem::remove(repo.app / "queueforge-site.yaml");
+    auto missing = run_in(repo.app, "", "cmp-parameters");
+    CHECK(missing.exit == 1);
+    CHECK_FALSE(missing.err.empty());
+}

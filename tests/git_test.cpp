@@ -267,3 +267,21 @@ TEST_CASE("git: Debian's pre-commit runs queueforge's hooks on the staged site",
     CHECK(r.out.find("must not be negative") != std::string::npos);
     CHECK(sh(t.path / "work", "git log --oneline | wc -l").out == "1\n");
 }
+
+TEST_CASE("git: diff --running with a file that cannot be read is an error naming it", "[git][defects]") {
+    TempDir t;
+    make_repo(t.path);
+    auto missing = sh(t.path, "queueforge diff --base HEAD --running nowhere.yaml clusters/prod");
+    CHECK(missing.exit == 2);
+    CHECK(missing.err.find("nowhere.yaml") != std::string::npos);
+    CHECK(missing.out.empty());
+    fs::create_symlink("loop.yaml", t.path / "loop.yaml");
+    auto loop = sh(t.path, "queueforge diff --base HEAD --running loop.yaml clusters/prod");
+    CHECK(loop.exit == 2);
+    CHECK(loop.err.find("loop.yaml") != std::string::npos);
+    // The option takes one value: the site path after it stays positional.
+    write_text(t.path / "running.yaml", "apiVersion: v1\nkind: List\nitems: []\n");
+    auto ok = sh(t.path, "queueforge diff --base HEAD --running running.yaml clusters/prod");
+    INFO(ok.err);
+    CHECK(ok.exit == 0);
+}

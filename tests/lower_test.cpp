@@ -305,3 +305,52 @@ TEST_CASE("lowering: duplicate names and objects are refused") {
 )"), lq));
     CHECK(qf_test::has_rule(lq, "site.duplicate-object"));
 }
+
+TEST_CASE("lowering: whenCanBorrow/whenCanPreempt in either spelling, written as the target serves it", "[lower][defects]") {
+    auto site = [](const std::string& borrow, const std::string& preempt) {
+        return kPools + "  teams:\n    - name: a\n      namespaces: [a]\n      flavorFungibility: {whenCanBorrow: " + borrow +
+               ", whenCanPreempt: " + preempt + "}\n      quota: [{pool: cpu, nominal: {cpu: 4}}]\n";
+    };
+    struct Case {
+        std::string target, borrow, preempt, want_borrow, want_preempt;
+    };
+    // Kueue 0.13 serves Borrow/Preempt only (CRD enum); 0.15 and newer
+    // (v1beta2) MayStopSearch only.
+    for (const auto& c : std::vector<Case>{{"kueue-0.19", "Borrow", "Preempt", "MayStopSearch", "MayStopSearch"},
+                                           {"kueue-0.19", "MayStopSearch", "TryNextFlavor", "MayStopSearch", "TryNextFlavor"},
+                                           {"kueue-0.13", "MayStopSearch", "MayStopSearch", "Borrow", "Preempt"},
+                                           {"kueue-0.13", "Borrow", "Preempt", "Borrow", "Preempt"},
+                                           {"kueue-0.13", "TryNextFlavor", "TryNextFlavor", "TryNextFlavor", "TryNextFlavor"}}) {
+        INFO(c.target << " " << c.borrow << " " << c.preempt);
+        Diagnostics d;
+        auto l = compile(make_site(c.target, site(c.borrow, c.preempt)), d);
+        INFO(qf_test::messages(d));
+        REQUIRE(l);
+        CHECK_FALSE(d.has_errors());
+        auto spec = spec_of(find(*l, "ClusterQueue", "a"));
+        CHECK(spec["flavorFungibility"]["whenCanBorrow"] == c.want_borrow);
+        CHECK(spec["flavorFungibility"]["whenCanPreempt"] == c.want_preempt);
+    }
+    // The other field's old spelling is still refused, with a suggestion.
+    Diagnostics d;
+    compile(make_site("kueue-0.19", site("Preempt", "TryNextFlavor")), d);
+    CHECK(d.has_errors());
+}
+
+TEST_CASE("lowering: the namespaceSelector In list is sorted", "[lower][defects]") {
+    auto text = [](const std::string& namespaces) {
+        return make_site("kueue-0.19", kPools + "  teams:\n    - name: a\n      namespaces: " + namespaces +
+                                           "\n      quota: [{pool: cpu, nominal: {cpu: 4}}]\n");
+    };
+    Diagnostics d;
+    auto sorted = compile(text("[alpha, beta, gamma]"), d);
+    auto shuffled = compile(text("[gamma, alpha, beta]"), d);
+    INFO(qf_test::messages(d));
+    REQUIRE(sorted);
+    REQUIRE(shuffled);
+    CHECK(render_stream(shuffled->objects, "") == render_stream(sorted->objects, ""));
+    auto values = spec_of(find(*shuffled, "ClusterQueue", "a"))["namespaceSelector"]["matchExpressions"][0]["values"];
+    CHECK(values == nlohmann::ordered_json{"alpha", "beta", "gamma"});
+    // A namespace named twice is refused elsewhere (two default LocalQueues);
+    // the selector itself would still list it once.
+}

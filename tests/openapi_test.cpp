@@ -343,7 +343,7 @@ properties:
     CHECK(check_object(s, base + "spec:\n  foo: 1\n", {.reject_unknown_fields = false}).empty());
     // metadata is ObjectMeta even though the schema says only "object".
     CHECK(only(check_object(s, "apiVersion: v1\nkind: Thing\nmetadata: {name: x, nmae: y}\n")).message ==
-          "unknown field \"metadata.nmae\"");
+          "unknown field \"metadata.nmae\"; did you mean \"name\"?");
     // apiVersion and kind are never unknown at a resource root.
     CHECK(check_object("type: object\nproperties:\n  spec: {type: object}", "apiVersion: v1\nkind: T\nmetadata: {name: x}\n")
               .empty());
@@ -415,7 +415,7 @@ properties:
     CHECK(only(check_object(s, base + "template: {apiVersion: v1, kind: Pod, metadata: {name: a/b}}")).message ==
           "template.metadata.name: Invalid value: \"a/b\": may not contain '/'");
     CHECK(only(check_object(s, base + "template: {apiVersion: v1, kind: Pod, metadata: {nam: a}}")).message ==
-          "unknown field \"template.metadata.nam\"");
+          "unknown field \"template.metadata.nam\"; did you mean \"name\"?");
 }
 
 TEST_CASE("openapi: list-type set and map uniqueness") {
@@ -682,4 +682,24 @@ metadata: {name: ignored}
     oa::load_crds({(tmp.path / "c").string()}, set2, bad);
     CHECK(bad.has_errors());
     CHECK(set2.find("example.com/v1", "Thing") == nullptr);
+}
+
+TEST_CASE("openapi: an unknown field suggests the closest declared property", "[openapi][defects]") {
+    const std::string s = R"(type: object
+properties:
+  spec:
+    type: object
+    properties:
+      queueingStrategy: {type: string}
+      namespaceSelector: {type: object}
+      a: {type: string}
+)";
+    const std::string base = "apiVersion: v1\nkind: Thing\nmetadata: {name: x}\n";
+    auto typo = only(check_object(s, base + "spec:\n  queuingStrategy: StrictFIFO\n"));
+    CHECK(typo.rule == "schema.unknown-field");
+    CHECK(typo.message == "unknown field \"spec.queuingStrategy\"; did you mean \"queueingStrategy\"?");
+    CHECK(typo.mark.line == 5);
+    // Nothing close, or a one-letter key that shares nothing: the server's words only.
+    CHECK(only(check_object(s, base + "spec:\n  replicas: 3\n")).message == "unknown field \"spec.replicas\"");
+    CHECK(only(check_object(s, base + "spec:\n  b: x\n")).message == "unknown field \"spec.b\"");
 }

@@ -324,6 +324,14 @@ spec: {queueName: main, podSets: [{name: main, count: 1, template: {spec: {conta
     CHECK(pre.reason == "WaitingForPreemptedWorkloads");
     CHECK(pre.message == "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor on-demand, 20 more "
                          "needed, insufficient unused quota for cpu in flavor spot, 20 more needed. Pending the preemption of 2 workload(s)");
+    // A preemptor without a UID (a sample or converted job) is named by
+    // namespace/name instead of "UNKNOWN"; no job-uid label stays UNKNOWN.
+    std::string no_uid = objs;
+    no_uid.replace(no_uid.find("uid: wl-preemptor, labels: {kueue.x-k8s.io/job-uid: job-preemptor}, "), 68, "");
+    auto anon = one_cycle(no_uid);
+    CHECK(anon.wl("eng-beta/low-2").preemption_message ==
+          "Preempted to accommodate a workload (UID: eng-beta/preemptor, JobUID: UNKNOWN) due to "
+          "prioritization in the ClusterQueue; preemptor path: /eng/eng-beta; preemptee path: /eng/eng-beta");
     // Once the victims are gone the preemptor is admitted on on-demand.
     auto all = run(objs);
     REQUIRE(all.wl("eng-beta/preemptor").admitted);

@@ -4,6 +4,7 @@
 // (unknown queues, zero counts, negative requests, cyclic cohorts, malformed
 // objects, inactive ClusterQueues, 100k workloads).
 #include "sim_util.hpp"
+#include "test_util.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -511,4 +512,53 @@ spec: {clusterQueue: strict}
     for (const auto& w : r.workloads) admitted += w.admitted;
     CHECK(admitted > 0);
     CHECK(s < 30);
+}
+
+TEST_CASE("simulate: unknown queue names get a suggestion", "[simulate][defects]") {
+    auto r = qf_sim::run(R"(
+apiVersion: v1
+kind: Namespace
+metadata: {name: ns}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: training}
+spec: {namespaceSelector: {}, resourceGroups: [{coveredResources: [cpu], flavors: [{name: default, resources: [{name: cpu, nominalQuota: "4"}]}]}]}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: team-queue, namespace: ns}
+spec: {clusterQueue: training}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: typo, namespace: ns}
+spec: {clusterQueue: trainin}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: lost, namespace: ns}
+spec: {queueName: team-queu, podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c}]}}}]}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: far, namespace: ns}
+spec: {queueName: zzzzzzzzzzzz, podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c}]}}}]}
+)", {}, "queues.yaml");
+    std::vector<std::string> messages;
+    for (const auto& d : r.diags.all())
+        if (d.rule == "sim.unknown-queue") messages.push_back(d.message);
+    INFO(qf_test::messages(r.diags));
+    auto has = [&](const std::string& text) {
+        return std::any_of(messages.begin(), messages.end(), [&](const std::string& m) { return m.find(text) != std::string::npos; });
+    };
+    CHECK(has("LocalQueue \"ns/team-queu\" does not exist; the workload is never admitted; did you mean \"team-queue\"?"));
+    CHECK(has("ClusterQueue \"trainin\", which does not exist; its workloads are never admitted; did you mean \"training\"?"));
+    // Nothing close: no suggestion.
+    CHECK(has("LocalQueue \"ns/zzzzzzzzzzzz\" does not exist; the workload is never admitted"));
+    CHECK_FALSE(has("zzzzzzzzzzzz\" does not exist; the workload is never admitted; did you mean"));
 }

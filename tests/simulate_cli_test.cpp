@@ -2,6 +2,10 @@
 // SimulationReport contract, expectations, both scenarios and exit codes.
 #include "test_util.hpp"
 
+#include <queueforge/sim_scenarios.hpp>
+
+#include <map>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -216,4 +220,112 @@ TEST_CASE("simulate: -o junit and -o sarif report failed expectations at the sam
     auto res = sarif["runs"][0]["results"][0];
     CHECK(res["ruleId"] == "sim.expectation");
     CHECK(res["locations"][0]["physicalLocation"]["region"]["startLine"] == 21);  // "- name: third"
+}
+
+TEST_CASE("simulate: the node-shape check covers samples kept pending in the together run", "[simulate][defects]") {
+    qf_test::TempDir tmp;
+    // holder takes the whole quota first; big (one 16-GPU pod on 8-GPU nodes)
+    // waits together and is admitted alone by quota -- where no node can run it.
+    qf_test::write_text(tmp.path / "queueforge-site.yaml", R"(apiVersion: queueforge.io/v1alpha1
+kind: Site
+metadata: {name: s}
+spec:
+  target: kueue-0.19
+  pools:
+    - {name: h100, nodes: 2, allocatable: {cpu: 64, nvidia.com/gpu: 8}}
+  teams:
+    - {name: a, namespaces: [a], quota: [{pool: h100, nominal: {cpu: 64, nvidia.com/gpu: 16}}]}
+  workloads:
+    - {name: holder, namespace: a, podSets: [{name: main, count: 2, requests: {cpu: 8, nvidia.com/gpu: 8}}]}
+    - {name: big, namespace: a, podSets: [{name: main, count: 1, requests: {cpu: 8, nvidia.com/gpu: 16}}]}
+)");
+    auto r = run_cli("simulate -o json " + shell_quote(tmp.path.string()));
+    INFO(r.out << r.err);
+    CHECK(r.exit == 1);
+    auto j = nlohmann::json::parse(r.out);
+    bool seen = false;
+    for (const auto& w : j["workloads"]) {
+        if (w["name"] == "holder") CHECK(w["nodeShape"].is_null());
+        if (w["name"] != "big") continue;
+        seen = true;
+        CHECK(w["status"] == "Pending");
+        REQUIRE(w["nodeShape"].is_string());
+        CHECK(w["nodeShape"].get<std::string>().find("alone: pod set main was admitted on flavor h100, but one pod needs 16 "
+                                                     "nvidia.com/gpu and the largest node of h100 has 8") != std::string::npos);
+    }
+    CHECK(seen);
+    auto text = run_cli("simulate " + shell_quote(tmp.path.string()));
+    CHECK(text.exit == 1);
+    CHECK(text.out.find("no-node") != std::string::npos);
+    CHECK(text.out.find("fits") != std::string::npos);  // holder
+    // The HTML report's Alone column says the same.
+    auto html = run_cli("report " + shell_quote(tmp.path.string()) + " -o -");
+    CHECK(html.out.find("<td>no node</td>") != std::string::npos);
+    auto check = run_cli("check " + shell_quote(tmp.path.string()));
+    INFO(check.out << check.err);
+    CHECK(check.exit == 1);
+    CHECK((check.out + check.err).find("sim.node-shape") != std::string::npos);
+}
+
+TEST_CASE("simulate text: Preempted and long flavor names keep their columns apart", "[simulate][defects]") {
+    using namespace queueforge;
+    scenarios::Report r;
+    auto add = [&](std::string name, bool admitted, bool preempted, std::string flavor) {
+        scenarios::SampleReport s;
+        s.together.namespace_ = "a";
+        s.together.name = std::move(name);
+        s.together.cluster_queue = "cq";
+        s.together.admitted = admitted;
+        s.together.preempted = preempted;
+        if (!flavor.empty()) s.together.assignments.push_back({.name = "main", .flavors = {{"cpu", flavor}}});
+        r.workloads.push_back(std::move(s));
+    };
+    add("victim", false, true, "");
+    add("winner", true, false, "very-long-flavor-name");
+    std::string text = scenarios::format_text(r);
+    INFO(text);
+    CHECK(text.find("  WORKLOAD  STATUS    FLAVOR                BORROW ALONE    EXPECT\n") != std::string::npos);
+    CHECK(text.find("  a/victim  Preempted -                     -      -        -\n") != std::string::npos);
+    CHECK(text.find("  a/winner  Admitted  very-long-flavor-name no     -        -\n") != std::string::npos);
+}
+
+TEST_CASE("simulate: jobs without creationTimestamp queue by file path then document, not argument order", "[simulate][defects]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "queues.yaml", R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: a}
+spec:
+  namespaceSelector: {}
+  queueingStrategy: StrictFIFO
+  resourceGroups: [{coveredResources: [cpu], flavors: [{name: default, resources: [{name: cpu, nominalQuota: "1"}]}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: default, namespace: a}
+spec: {clusterQueue: a}
+)");
+    auto job = [](const std::string& name) {
+        return "apiVersion: batch/v1\nkind: Job\nmetadata: {name: " + name +
+               ", namespace: a}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x, resources: {requests: {cpu: \"1\"}}}]\n";
+    };
+    // b.yaml holds two jobs; only the first job in path/document order fits.
+    qf_test::write_text(tmp.path / "jobs/b.yaml", job("b-first") + "---\n" + job("b-second"));
+    qf_test::write_text(tmp.path / "jobs/a.yaml", job("a-only"));
+    const std::string q = shell_quote((tmp.path / "queues.yaml").string());
+    const std::string a = shell_quote((tmp.path / "jobs/a.yaml").string());
+    const std::string b = shell_quote((tmp.path / "jobs/b.yaml").string());
+    auto forward = run_cli("simulate -o json " + q + " " + a + " " + b);
+    auto backward = run_cli("simulate -o json " + b + " " + a + " " + q);
+    INFO(forward.out << forward.err << backward.err);
+    CHECK(forward.out == backward.out);
+    auto j = nlohmann::json::parse(forward.out);
+    std::map<std::string, std::string> status;
+    for (const auto& w : j["workloads"]) status[w["name"].get<std::string>()] = w["status"].get<std::string>();
+    CHECK(status["job-a-only"] == "Admitted");
+    CHECK(status["job-b-first"] == "Pending");
+    CHECK(status["job-b-second"] == "Pending");
 }

@@ -3,6 +3,7 @@
 #include "test_util.hpp"
 
 #include <queueforge/node_json.hpp>
+#include <queueforge/site_parse.hpp>
 #include <queueforge/templates.hpp>
 #include <queueforge/yaml_load.hpp>
 
@@ -80,4 +81,36 @@ TEST_CASE("site schema: a field the schema lacks is caught by the walk") {
     std::vector<std::string> unknown;
     walk(schema, &schema, docs[0].root, "", unknown);
     CHECK(unknown == std::vector<std::string>{".spec.teams[].quotta"});
+}
+
+TEST_CASE("site: teamDefaults takes exactly what the README and the schema say", "[site][defects]") {
+    json schema = json::parse(*find_embedded("schemas/site.schema.json"));
+    std::vector<std::string> in_schema;
+    for (const auto& [k, v] : schema["properties"]["spec"]["properties"]["teamDefaults"]["properties"].items()) in_schema.push_back(k);
+    std::sort(in_schema.begin(), in_schema.end());
+    // The README's row names the same settings, before "What names or sizes a team".
+    std::string readme = qf_test::read_text(qf_test::source_dir() / "README.md");
+    auto row = readme.find("| `teamDefaults` |");
+    REQUIRE(row != std::string::npos);
+    std::string line = readme.substr(row, readme.find('\n', row) - row);
+    line = line.substr(0, line.find("What names or sizes"));
+    std::vector<std::string> in_readme;
+    for (auto b = line.find('`', line.find('|', 1)); b != std::string::npos; b = line.find('`', line.find('`', b + 1) + 1))
+        in_readme.push_back(line.substr(b + 1, line.find('`', b + 1) - b - 1));
+    std::sort(in_readme.begin(), in_readme.end());
+    CHECK(in_readme == in_schema);
+
+    // Every one of them parses; a per-team setting is named as such.
+    std::string site = "apiVersion: queueforge.io/v1alpha1\nkind: Site\nmetadata: {name: s}\nspec:\n  target: kueue-0.19\n"
+                       "  teamDefaults:\n    queueingStrategy: StrictFIFO\n    preemption: {withinClusterQueue: LowerPriority}\n"
+                       "    flavorFungibility: {whenCanBorrow: MayStopSearch}\n    fairSharingWeight: 2\n    stopPolicy: None\n"
+                       "    defaultQueue: false\n    localQueue: jobs\n";
+    Diagnostics ok;
+    CHECK(parse_site_text("s.yaml", site + "  teams: [{name: a, namespaces: [a]}]\n", ok));
+    INFO(qf_test::messages(ok));
+    CHECK_FALSE(ok.has_errors());
+    Diagnostics bad;
+    parse_site_text("s.yaml", site + "    cohort: shared\n  teams: [{name: a, namespaces: [a]}]\n", bad);
+    REQUIRE(bad.has_errors());
+    CHECK(qf_test::messages(bad).find("14:5 spec.teamDefaults: \"cohort\" is set per team") != std::string::npos);
 }

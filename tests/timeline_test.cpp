@@ -2,6 +2,7 @@
 // thresholds, determinism, Kueue's own scheduler-perf configurations.
 #include <catch2/catch.hpp>
 
+#include <queueforge/html_report.hpp>
 #include <queueforge/resource.hpp>
 #include <queueforge/sim_engine.hpp>
 #include <queueforge/timeline.hpp>
@@ -501,4 +502,79 @@ TEST_CASE("timeline: Kueue's scheduler-perf configurations run to the end within
         CHECK(r.checks.size() == 5);  // maxWallMs, one usage class, three workload classes
         CHECK(r.passed());
     }
+}
+
+TEST_CASE("timeline: a borrow-only queue shows its usage against what it may borrow", "[timeline][defects]") {
+    Diagnostics d;
+    // The lender's 4 cpu are idle; the borrower (nominal 0) runs two 1-cpu
+    // workloads for 100 ms: half of what it may borrow, all of its time.
+    auto r = run(R"(cohorts:
+- className: c
+  count: 1
+  queuesSets:
+  - className: lender
+    count: 1
+    nominalQuota: 4
+  - className: borrower
+    count: 1
+    nominalQuota: 0
+    workloadsSets:
+    - count: 2
+      creationIntervalMs: 0
+      workloads:
+      - {className: w, runtimeMs: 100, request: 1}
+)",
+                 d);
+    INFO(render_text(d, {}));
+    REQUIRE(!d.has_errors());
+    auto q = std::find_if(r.queues.begin(), r.queues.end(), [](auto& x) { return x.class_name == "borrower"; });
+    REQUIRE(q != r.queues.end());
+    REQUIRE(q->usage.size() == 1);
+    const auto& u = q->usage[0];
+    CHECK(u.nominal == 0);
+    CHECK(u.basis == timeline::ResourceUsage::Basis::Borrowable);
+    CHECK(u.reference == 4000);
+    CHECK(u.peak == 2000);
+    CHECK(u.average_percent == Approx(50.0));
+    REQUIRE(!u.series.percent.empty());
+    CHECK(*std::max_element(u.series.percent.begin(), u.series.percent.end()) == Approx(50.0));
+    // The lender keeps its nominal basis.
+    auto lender = std::find_if(r.queues.begin(), r.queues.end(), [](auto& x) { return x.class_name == "lender"; });
+    REQUIRE(lender != r.queues.end());
+    CHECK(lender->usage[0].basis == timeline::ResourceUsage::Basis::Nominal);
+    CHECK(lender->usage[0].reference == 4000);
+
+    // Text, JSON and HTML show the same figure with its basis.
+    std::string text = timeline::render_text(r);
+    INFO(text);
+    CHECK(text.find("cpu 50.0% 2/4 borrowable") != std::string::npos);
+    std::string json = timeline::render_json(r);
+    CHECK(json.find("\"usageBasis\": \"borrowable\"") != std::string::npos);
+    Diagnostics hd;
+    std::vector<SourceText> sources;
+    auto in = html_report::collect({.site = (qf_test::source_dir() / "examples/multi-team").string()}, hd, sources);
+    REQUIRE(in);
+    in->timeline = r;
+    std::string html = html_report::render(*in);
+    CHECK(html.find("cpu avg 50.0% of borrowable") != std::string::npos);
+}
+
+TEST_CASE("timeline: unknown scenario fields at every level get a suggestion", "[timeline][defects]") {
+    std::string e = errors_of(R"(cohorts:
+- className: c
+  count: 1
+  queuesSets:
+  - className: q
+    count: 1
+    nominalQuota: 2
+    borowingLimit: 1
+    workloadsSets:
+    - count: 1
+      creationIntervalMS: 0
+      workloads:
+      - {className: w, runtimeMS: 100, request: 1}
+)");
+    CHECK(e.find("unknown field \"borowingLimit\"; did you mean \"borrowingLimit\"?") != std::string::npos);
+    CHECK(e.find("unknown field \"creationIntervalMS\"; did you mean \"creationIntervalMs\"?") != std::string::npos);
+    CHECK(e.find("unknown field \"runtimeMS\"; did you mean \"runtimeMs\"?") != std::string::npos);
 }

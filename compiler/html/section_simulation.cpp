@@ -51,7 +51,8 @@ std::string simulation_section(const scenarios::Report& r) {
         if (w.expect && !w.expectation_met) add("expectation:", w.expectation_detail);
         if (w.alone && !w.alone->admitted) add("alone:", w.alone->message);
         std::string expect = !w.expect ? "-" : (w.expectation_met ? "met" : "failed");
-        std::string alone = w.alone ? (w.alone->admitted ? "fits" : "no fit") : "-";
+        // As the text table: admitted alone by quota, but no node can run its pods.
+        std::string alone = w.alone ? (!w.alone->admitted ? "no fit" : w.alone_node_shape ? "no node" : "fits") : "-";
         s += "<tr class=\"sim-row\"><td>" + esc(x.namespace_ + "/" + x.name) + "</td><td>" +
              esc(x.cluster_queue.empty() ? "-" : x.cluster_queue) + "</td><td class=\"num\">" + esc(std::to_string(x.priority)) +
              "</td><td><span class=\"status " + (x.admitted ? "ok" : "bad") + "\">" + esc(status) + "</span></td><td>" +

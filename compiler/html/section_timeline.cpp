@@ -85,7 +85,8 @@ std::string waits(const timeline::Report& r) {
 
 std::string usage(const timeline::Report& r) {
     std::string s = "<h3>Queue usage over time</h3><p class=\"note\">Mean usage in each interval, in percent of the "
-                    "queue's nominal quota over all its flavors; above the dashed 100% line the queue borrows.</p>";
+                    "queue's nominal quota over all its flavors; above the dashed 100% line the queue borrows. A borrow-only "
+                    "queue (no nominal quota) is charted against what it may borrow from its cohort.</p>";
     ResourceColors colors(r);
     std::set<std::string> shown;
     for (std::size_t i = 0; i < r.queues.size() && i < kQueuesCharted; ++i)
@@ -99,10 +100,15 @@ std::string usage(const timeline::Report& r) {
         std::vector<Line> lines;
         std::int64_t step = 0;
         std::string figures;
+        bool borrow_only = !q.usage.empty();
         for (const auto& u : q.usage) {
             lines.push_back({u.resource, colors(u.resource), u.series.percent, lines.empty()});
             step = std::max(step, u.series.interval_ms);
-            figures += (figures.empty() ? "" : ", ") + u.resource + " avg " + fixed(u.average_percent, 1) + "%";
+            // The same basis as the timeline's text and JSON (timeline/run.cpp).
+            const bool borrowable = u.basis == timeline::ResourceUsage::Basis::Borrowable;
+            borrow_only = borrow_only && borrowable;
+            figures += (figures.empty() ? "" : ", ") + u.resource + " avg " + fixed(u.average_percent, 1) + "%" +
+                       (borrowable ? " of borrowable" : "");
         }
         s += "<figure class=\"usage-chart\" data-queue=\"" + esc(q.name) + "\"><figcaption><b>" + esc(q.name) + "</b>";
         if (!q.cohort.empty()) s += " · cohort " + esc(q.cohort);
@@ -110,7 +116,7 @@ std::string usage(const timeline::Report& r) {
         if (q.time_to_admission.count) s += " · mean wait " + esc(duration(q.time_to_admission.mean));
         s += "<br><span class=\"muted\">" + esc(figures) + "</span></figcaption>";
         s += line_chart(lines, {.width = 580, .height = 170, .step_ms = step, .reference = 100.0,
-                                .reference_label = "nominal quota", .css_class = "lines",
+                                .reference_label = borrow_only ? "borrowable quota" : "nominal quota", .css_class = "lines",
                                 .title = "usage of ClusterQueue " + q.name + " over time"});
         s += "</figure>";
     }

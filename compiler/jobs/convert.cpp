@@ -7,6 +7,7 @@
 
 #include <queueforge/names.hpp>
 
+#include <algorithm>
 #include <map>
 
 namespace queueforge::jobs {
@@ -181,8 +182,21 @@ std::vector<Resource> workloads_from_jobs(const std::vector<Resource>& jobs, con
         }
         order.push_back({i, nullptr});
     }
+    // The documented order of jobs without a creationTimestamp (and of the
+    // generateName suffixes): file path, then document index in the file,
+    // then position inside the document (List items) -- never the order the
+    // paths were given in.
+    std::vector<std::size_t> by_source(jobs.size());
+    for (std::size_t i = 0; i < jobs.size(); ++i) by_source[i] = i;
+    std::stable_sort(by_source.begin(), by_source.end(), [&](std::size_t a, std::size_t b) {
+        if (jobs[a].file != jobs[b].file) return jobs[a].file < jobs[b].file;
+        return jobs[a].doc_index < jobs[b].doc_index;
+    });
+    std::vector<std::size_t> rank(jobs.size());
+    for (std::size_t r = 0; r < by_source.size(); ++r) rank[by_source[r]] = r;
+    std::stable_sort(order.begin(), order.end(), [&](const Item& a, const Item& b) { return rank[a.index] < rank[b.index]; });
     std::vector<Resource> out;
-    for (const auto& item : order) convert_one(jobs[item.index], item.index, item.group, ctx, diags, opts, out);
+    for (const auto& item : order) convert_one(jobs[item.index], rank[item.index], item.group, ctx, diags, opts, out);
     return out;
 }
 

@@ -133,7 +133,10 @@ std::optional<fs::path> resolve_inside(const site::Site& s, const site::Workload
     if (ec) return refuse("cannot be resolved: the site's folder \"" + site_dir + "\" is not readable");
     const fs::path real = fs::canonical(base / rel, ec);
     if (ec) {
-        diags.error(s.file, w.file.mark, "workload \"" + w.name.value + "\": cannot read \"" + w.file.value + "\": " + ec.message(), "io");
+        // A finding in the site (exit 1 everywhere), not an I/O failure of
+        // a command-line path.
+        diags.error(s.file, w.file.mark, "workload \"" + w.name.value + "\": cannot read \"" + w.file.value + "\": " + ec.message(),
+                    "site.workload-file");
         return std::nullopt;
     }
     auto [b_end, r_it] = std::mismatch(base.begin(), base.end(), real.begin(), real.end());
@@ -191,7 +194,12 @@ std::optional<Resource> file_sample(const site::Site& s, const site::Workload& w
     auto real = resolve_inside(s, w, site_dir, diags);
     if (!real) return std::nullopt;
     std::string text;
-    if (!read_file_limited(real->string(), text, diags)) return std::nullopt;
+    Diagnostics read;
+    if (!read_file_limited(real->string(), text, read)) {
+        for (const auto& d : read.all())
+            diags.error(s.file, w.file.mark, "workload \"" + w.name.value + "\": " + d.message, "site.workload-file");
+        return std::nullopt;
+    }
     const std::string shown = (fs::path(site_dir) / w.file.value).lexically_normal().string();
     LoadedResources loaded;
     const std::size_t errors_before = diags.count(Severity::Error);

@@ -30,9 +30,14 @@ Choice choose(const site::Team& t, const site::Text& team, const site::Text& def
 constexpr std::string_view kCrdDefault = "Kueue's CRD default, written explicitly";
 
 // Kueue before 0.15 spells the v1beta2 value MayStopSearch as Borrow
-// (whenCanBorrow) and Preempt (whenCanPreempt) (kueue-semantics.md 1.9).
+// (whenCanBorrow) and Preempt (whenCanPreempt) and serves only that (CRD
+// enums of v0.6.2 .. v0.13.10); from 0.15 the v1beta2 CRD serves only
+// MayStopSearch (v0.19.2; kueue-semantics.md 1.9). The site takes either
+// spelling and the target gets the one it serves.
 std::string fungibility_value(const Context& ctx, const std::string& v, const char* legacy) {
-    if (v == "MayStopSearch" && !ctx.kueue_at_least(0, 15)) return legacy;
+    const bool old = !ctx.kueue_at_least(0, 15);
+    if (v == "MayStopSearch" && old) return legacy;
+    if (v == legacy && !old) return "MayStopSearch";
     return v;
 }
 
@@ -40,7 +45,7 @@ void set_fungibility(Context& ctx, Node& ff, const Trace& ff_tr, const char* key
     std::string v = fungibility_value(ctx, c.value, legacy);
     if (v != c.value) {
         Origin t = target_origin(ctx, "Kueue " + ctx.target.kueue.to_string() + " spells " + c.value + " as " + v +
-                                          " (before 0.15)");
+                                          (v == legacy ? " (before 0.15)" : " (0.15 and newer)"));
         c.from.rule = (c.from.rule.empty() ? "written in the site" : c.from.rule) + "; " + t.rule;
     }
     ff.set(key, Node::string(v));

@@ -4,6 +4,9 @@
 
 #include <queueforge/names.hpp>
 
+#include <algorithm>
+#include <vector>
+
 namespace queueforge::lower {
 
 namespace {
@@ -116,23 +119,31 @@ Node namespace_selector(Context& ctx, const site::Team& team, const Trace& at) {
                   "site.namespaces");
         return Node::mapping();
     }
+    // The In list is a set: written sorted and once each, so reordering (or
+    // repeating) the team's namespaces changes no byte of the output. Each
+    // value traces to its first mention in the site.
+    std::vector<const site::Text*> names;
+    for (const auto& ns : team.namespaces) names.push_back(&ns);
+    std::stable_sort(names.begin(), names.end(), [](const site::Text* a, const site::Text* b) { return a->value < b->value; });
+    names.erase(std::unique(names.begin(), names.end(), [](const site::Text* a, const site::Text* b) { return a->value == b->value; }),
+                names.end());
     Node sel = Node::mapping();
-    if (team.namespaces.size() == 1) {
-        sel.set("matchLabels", sorted_string_map({{kNameLabel, team.namespaces.front().value}}));
-        at.set(team.namespaces.front().mark, Derivation::Formed,
+    if (names.size() == 1) {
+        sel.set("matchLabels", sorted_string_map({{kNameLabel, names.front()->value}}));
+        at.set(names.front()->mark, Derivation::Formed,
                "the team's one namespace, selected by its kubernetes.io/metadata.name label");
         return sel;
     }
     at.set(team.namespaces.front().mark, Derivation::Formed,
            "the team's namespaces, selected by their kubernetes.io/metadata.name label");
     Trace values_tr = at.field("matchExpressions").item(0).field("values");
-    for (std::size_t i = 0; i < team.namespaces.size(); ++i)
-        values_tr.item(i).set(team.namespaces[i].mark, Derivation::Written, "a namespace of the team");
+    for (std::size_t i = 0; i < names.size(); ++i)
+        values_tr.item(i).set(names[i]->mark, Derivation::Written, "a namespace of the team");
     Node expr = Node::mapping();
     expr.set("key", Node::string(kNameLabel));
     expr.set("operator", Node::string("In"));
     Node values = Node::sequence();
-    for (const auto& ns : team.namespaces) values.push(Node::string(ns.value));
+    for (const auto* ns : names) values.push(Node::string(ns->value));
     expr.set("values", std::move(values));
     Node exprs = Node::sequence();
     exprs.push(std::move(expr));

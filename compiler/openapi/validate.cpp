@@ -7,6 +7,8 @@
 #include "openapi/validator.hpp"
 #include "openapi/values.hpp"
 
+#include <queueforge/names.hpp>
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -281,10 +283,20 @@ void Validator::enum_check(const Schema& s, const Node& v) {
     });
 }
 
-void Validator::report_unknown(const Node::Entry& e) {
+void Validator::report_unknown(const Node::Entry& e, const Schema* known) {
     PathGuard g(*this, e.key);
     Mark m = e.key_mark.known() ? e.key_mark : e.value.mark();
-    error(m, "schema.unknown-field", [&] { return "unknown field \"" + path() + "\""; });
+    error(m, "schema.unknown-field", [&] {
+        // The API server's words, then the closest declared property.
+        std::string msg = "unknown field \"" + path() + "\"";
+        if (known) {
+            std::vector<std::string> names;
+            for (const auto& p : known->properties) names.push_back(p.name);
+            std::string hint = did_you_mean(e.key, names);
+            if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
+        }
+        return msg;
+    });
 }
 
 void Validator::unknown_subtree(const Node& v) {
@@ -371,7 +383,7 @@ void Validator::object(const Schema& s, const Node& v, int depth, unsigned flags
                 }
                 continue;
             case Extra::Unknown:
-                if (strict) report_unknown(e);
+                if (strict) report_unknown(e, &s);
                 continue;
             }
         }

@@ -124,7 +124,9 @@ private:
     void enum_check(const Schema& s, const Node& v);
     void unknown_subtree(const Node& v);
     void list_type(const Schema& s, const Node& v);
-    void report_unknown(const Node::Entry& e);
+    // `known`: the object schema whose properties the key is not among (for
+    // a did-you-mean hint), or nullptr where nothing is declared.
+    void report_unknown(const Node::Entry& e, const Schema* known = nullptr);
 
     // A null the API server removes before validating: non-nullable, no default.
     bool pruned_null(const Schema* sub, const Node& value) const {

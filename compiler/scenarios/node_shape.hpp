@@ -22,7 +22,8 @@ struct NodeShape {
 // whose labels match a ResourceFlavor's nodeLabels.
 std::vector<NodeShape> node_shapes(const std::vector<const site::Site*>& sites, const std::vector<Resource>& objects);
 
-// Fills node_shape_problem of each admitted workload.
+// Fills node_shape_problem / alone_node_shape of every sample admitted
+// together or alone.
 void check_node_shapes(Report& report, const std::vector<NodeShape>& shapes);
 
 }  // namespace queueforge::scenarios

@@ -35,16 +35,36 @@ std::string format_text(const Report& r) {
                 for (const auto& u : c.usage)
                     if (u.total != "0") usage += (usage.empty() ? "" : ", ") + u.flavor + "/" + u.resource + " " + u.total + (u.borrowed != "0" ? " (borrowed " + u.borrowed + ")" : "");
         out += "ClusterQueue " + cq + (usage.empty() ? "" : "  [" + usage + "]") + "\n";
-        std::size_t w = 8;
-        for (const auto* s : list) w = std::max(w, s->together.namespace_.size() + s->together.name.size() + 1);
-        out += "  " + pad("WORKLOAD", w) + "  " + pad("STATUS", 9) + pad("FLAVOR", 12) + pad("BORROW", 7) + pad("ALONE", 9) + "EXPECT\n";
+        // Each column is as wide as its longest cell plus one space, at least
+        // the widths the table always had: "Preempted" or a long flavor name
+        // never runs into the next column.
+        struct Row {
+            std::string workload, status, flavor, borrow, alone, expect;
+        };
+        std::vector<Row> rows;
         for (const auto* s : list) {
             const auto& x = s->together;
-            std::string status = x.admitted ? "Admitted" : (x.preempted ? "Preempted" : "Pending");
-            std::string alone = s->alone ? (s->alone->admitted ? "fits" : "no-fit") : "-";
-            std::string expect = s->expect ? (s->expectation_met ? "ok" : "FAILED") : "-";
-            out += "  " + pad(x.namespace_ + "/" + x.name, w) + "  " + pad(status, 9) + pad(flavors_of(x), 12) +
-                   pad(x.admitted ? (x.borrowing ? "yes" : "no") : "-", 7) + pad(alone, 9) + expect + "\n";
+            // Admitted alone by quota but no node can run its pods: not "fits".
+            std::string alone = s->alone ? (!s->alone->admitted ? "no-fit" : s->alone_node_shape ? "no-node" : "fits") : "-";
+            rows.push_back({x.namespace_ + "/" + x.name, x.admitted ? "Admitted" : (x.preempted ? "Preempted" : "Pending"),
+                            flavors_of(x), x.admitted ? (x.borrowing ? "yes" : "no") : "-", alone,
+                            s->expect ? (s->expectation_met ? "ok" : "FAILED") : "-"});
+        }
+        std::size_t w = 8, ws = 9, wf = 12, wb = 7, wa = 9;
+        for (const auto& row : rows) {
+            w = std::max(w, row.workload.size());
+            ws = std::max(ws, row.status.size() + 1);
+            wf = std::max(wf, row.flavor.size() + 1);
+            wb = std::max(wb, row.borrow.size() + 1);
+            wa = std::max(wa, row.alone.size() + 1);
+        }
+        out += "  " + pad("WORKLOAD", w) + "  " + pad("STATUS", ws) + pad("FLAVOR", wf) + pad("BORROW", wb) + pad("ALONE", wa) + "EXPECT\n";
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const auto* s = list[i];
+            const auto& x = s->together;
+            const Row& row = rows[i];
+            out += "  " + pad(row.workload, w) + "  " + pad(row.status, ws) + pad(row.flavor, wf) + pad(row.borrow, wb) +
+                   pad(row.alone, wa) + row.expect + "\n";
             if (!x.admitted && !x.message.empty()) out += "      " + x.message + "\n";
             if (x.preempted && !x.preemption_message.empty()) out += "      " + x.preemption_message + "\n";
             if (s->expect && !s->expectation_met) out += "      expectation: " + s->expectation_detail + "\n";

@@ -355,7 +355,8 @@ void build_queues(const Inputs& in, Model& m, Diagnostics& diags) {
         if (it != m.cq_ids.end()) lq.cq = it->second;
         else
             rd.warning(spec ? spec->find("clusterQueue") : nullptr,
-                       "LocalQueue points to ClusterQueue \"" + lq.cq_name + "\", which does not exist; its workloads are never admitted",
+                       "LocalQueue points to ClusterQueue \"" + lq.cq_name + "\", which does not exist; its workloads are never admitted" +
+                           suggestion(lq.cq_name, cluster_queue_names(m)),
                        "sim.unknown-queue");
         m.lq_ids[lq.ns + "/" + lq.name] = static_cast<int>(m.lqs.size());
         m.lqs.push_back(std::move(lq));

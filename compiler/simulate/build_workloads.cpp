@@ -225,7 +225,8 @@ void add_workloads(const std::vector<const Resource*>& workloads, Model& m, cons
             std::string cq_name = rd.str_at(adm, "clusterQueue");
             auto it = m.cq_ids.find(cq_name);
             if (it == m.cq_ids.end()) {
-                rd.warning(adm, "admitted to ClusterQueue \"" + cq_name + "\", which does not exist; its usage is ignored",
+                rd.warning(adm, "admitted to ClusterQueue \"" + cq_name + "\", which does not exist; its usage is ignored" +
+                                    suggestion(cq_name, cluster_queue_names(m)),
                            "sim.unknown-queue");
             } else {
                 w.holds = true;
@@ -270,7 +271,8 @@ void add_workloads(const std::vector<const Resource*>& workloads, Model& m, cons
                 w.queue_cq = m.lqs[w.lq].cq;
             } else if (!w.holds) {
                 rd.warning(spec->find("queueName"),
-                           "LocalQueue \"" + w.ns + "/" + w.queue_name + "\" does not exist; the workload is never admitted",
+                           "LocalQueue \"" + w.ns + "/" + w.queue_name + "\" does not exist; the workload is never admitted" +
+                               suggestion(w.queue_name, local_queue_names(m, w.ns)),
                            "sim.unknown-queue");
             }
         } else if (!w.holds) {

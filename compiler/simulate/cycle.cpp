@@ -231,8 +231,14 @@ private:
             if (victim.evicted) continue;  // preemption ongoing
             victim.evicted = true;
             victim.preempt_reason = t.reason;
+            // Kueue's wording (pkg/scheduler/preemption, "Preempted to
+            // accommodate a workload (UID: %s, JobUID: %s) due to %s"). Sample
+            // workloads have no UID -- the API server assigns it -- so the
+            // preemptor's namespace/name stands in for it: it names the
+            // workload, which "UNKNOWN" did not. A missing job-uid label is
+            // "UNKNOWN", as in Kueue.
             victim.preempt_message = "Preempted to accommodate a workload (UID: " +
-                                     (pre.uid.empty() ? std::string("UNKNOWN") : pre.uid) +
+                                     (pre.uid.empty() ? pre.ns + "/" + pre.name : pre.uid) +
                                      ", JobUID: " + (pre.job_uid.empty() ? std::string("UNKNOWN") : pre.job_uid) +
                                      ") due to " + human_reason(t.reason) + "; preemptor path: " + cq_path(m_, e.cq) +
                                      "; preemptee path: " + cq_path(m_, victim.adm_cq);

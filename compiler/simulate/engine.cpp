@@ -8,6 +8,7 @@
 #include "simulate/cluster_state.hpp"
 #include "simulate/cycle.hpp"
 #include "simulate/format.hpp"
+#include "simulate/quota.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -236,6 +237,8 @@ int Engine::workload_id(const std::string& ns, const std::string& name) const {
 std::vector<ClusterQueueInfo> Engine::cluster_queues() const {
     const Model& m = sealed().m;
     std::vector<ClusterQueueInfo> out;
+    QuotaState none;  // potential_available reads the quotas only, never the usage
+    QuotaView quotas(m, none);
     for (const auto& cq : m.cqs) {
         ClusterQueueInfo info;
         info.name = cq.name;
@@ -243,6 +246,9 @@ std::vector<ClusterQueueInfo> Engine::cluster_queues() const {
         for (int fr : cq.fr_order)
             info.nominal.push_back({m.flavor_name(m.fr_flavor(fr)), m.res_name(m.fr_resource(fr)),
                                     m.nodes[cq.node].quotas.get(fr).nominal});
+        for (int fr : cq.fr_order)
+            info.potential.push_back({m.flavor_name(m.fr_flavor(fr)), m.res_name(m.fr_resource(fr)),
+                                      quotas.potential_available(cq.node, fr)});
         out.push_back(std::move(info));
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });

@@ -1,5 +1,8 @@
 #include "simulate/parse_util.hpp"
 
+#include <queueforge/names.hpp>
+
+#include <algorithm>
 #include <cctype>
 #include <limits>
 
@@ -263,5 +266,24 @@ Amount quota_amount(const std::string& resource, const Quantity& q) {
 }
 
 double quantity_to_double(const Quantity& q) { return static_cast<double>(q.nanos()) / 1e9; }
+
+std::string suggestion(const std::string& name, std::vector<std::string> candidates) {
+    std::sort(candidates.begin(), candidates.end());  // ties resolve the same way every run
+    std::string best = did_you_mean(name, candidates);
+    return best.empty() || best == name ? std::string() : "; did you mean \"" + best + "\"?";
+}
+
+std::vector<std::string> cluster_queue_names(const Model& m) {
+    std::vector<std::string> out;
+    for (const auto& cq : m.cqs) out.push_back(cq.name);
+    return out;
+}
+
+std::vector<std::string> local_queue_names(const Model& m, const std::string& ns) {
+    std::vector<std::string> out;
+    for (const auto& lq : m.lqs)
+        if (lq.ns == ns) out.push_back(lq.name);
+    return out;
+}
 
 }  // namespace queueforge::sim::detail

@@ -50,4 +50,10 @@ std::int64_t resource_value(const std::string& resource, const Quantity& q);
 Amount quota_amount(const std::string& resource, const Quantity& q);
 double quantity_to_double(const Quantity& q);
 
+// Unknown queue names (rule sim.unknown-queue): "; did you mean \"x\"?"
+// when one of `candidates` is close to `name`, else "".
+std::string suggestion(const std::string& name, std::vector<std::string> candidates);
+std::vector<std::string> cluster_queue_names(const Model& m);
+std::vector<std::string> local_queue_names(const Model& m, const std::string& ns);  // LocalQueues of one namespace
+
 }  // namespace queueforge::sim::detail

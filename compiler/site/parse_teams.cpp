@@ -1,9 +1,11 @@
 #include "site/parse_parts.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace queueforge::site {
 
 namespace {
-
 
 void read_preemption(const Reader& r, const Node& n, const std::string& what, Preemption& p) {
     if (!r.expect_map(n, what, {"reclaimWithinCohort", "withinClusterQueue", "borrowWithinCohort"})) return;
@@ -23,9 +25,12 @@ void read_preemption(const Reader& r, const Node& n, const std::string& what, Pr
 
 void read_fungibility(const Reader& r, const Node& n, const std::string& what, FlavorFungibility& f) {
     if (!r.expect_map(n, what, {"whenCanBorrow", "whenCanPreempt", "preference"})) return;
-    r.read_enum(n.find("whenCanBorrow"), what + ".whenCanBorrow", f.when_can_borrow, {"MayStopSearch", "TryNextFlavor"});
+    // Either spelling of "stop here": MayStopSearch (Kueue 0.15 and newer)
+    // or Borrow / Preempt (before); lowering writes the one the target serves.
+    r.read_enum(n.find("whenCanBorrow"), what + ".whenCanBorrow", f.when_can_borrow,
+                {"MayStopSearch", "TryNextFlavor", "Borrow"});
     r.read_enum(n.find("whenCanPreempt"), what + ".whenCanPreempt", f.when_can_preempt,
-                {"MayStopSearch", "TryNextFlavor"});
+                {"MayStopSearch", "TryNextFlavor", "Preempt"});
     r.read_enum(n.find("preference"), what + ".preference", f.preference,
                 {"BorrowingOverPreemption", "PreemptionOverBorrowing"});
 }
@@ -62,10 +67,24 @@ void read_quota(const Reader& r, const Node* n, const std::string& what, std::ve
 }
 
 void read_team_defaults(const Reader& r, const Node& n, QueueSettings& out) {
+    // The queue settings only (README "teamDefaults", site schema): what
+    // names or sizes a team -- its name, ClusterQueue, namespaces and their
+    // selector, cohort, quota -- is set per team, and saying so beats
+    // "unknown field".
+    static constexpr std::string_view kPerTeam[] = {"name", "clusterQueue", "namespaces", "namespaceSelector", "cohort",
+                                                    "quota"};
     if (!r.expect_map(n, "spec.teamDefaults",
                       {"queueingStrategy", "preemption", "flavorFungibility", "fairSharingWeight", "stopPolicy",
-                       "defaultQueue", "localQueue"}))
+                       "defaultQueue", "localQueue", "name", "clusterQueue", "namespaces", "namespaceSelector", "cohort",
+                       "quota"}))
         return;
+    for (const auto& e : n.entries())
+        if (std::find(std::begin(kPerTeam), std::end(kPerTeam), e.key) != std::end(kPerTeam))
+            r.error(e.key_mark,
+                    "spec.teamDefaults: \"" + e.key +
+                        "\" is set per team (spec.teams[]), not in teamDefaults; teamDefaults takes queueingStrategy, "
+                        "preemption, flavorFungibility, fairSharingWeight, stopPolicy, defaultQueue and localQueue",
+                    r.rule("unknown-field"));
     read_settings(r, n, "spec.teamDefaults", out);
 }
 

@@ -3,6 +3,7 @@
 // positioned error when the node has the wrong type and leaves the output
 // untouched, so parsing goes on and finds the next problem too.
 #include <queueforge/diagnostics.hpp>
+#include <queueforge/names.hpp>
 #include <queueforge/site.hpp>
 
 #include <initializer_list>
@@ -47,8 +48,8 @@ struct Reader {
     void read_rule_list(const Node* n, std::string_view what, std::vector<Text>& out) const;
 };
 
-// Closest candidate within a small edit distance, or empty.
-std::string did_you_mean(std::string_view word, std::initializer_list<std::string_view> candidates);
-std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
+// The suggestion helper lives in <queueforge/names.hpp>; site code and its
+// other users call it as site::did_you_mean too.
+using queueforge::did_you_mean;
 
 }  // namespace queueforge::site

@@ -24,6 +24,7 @@ struct QueueTrack {
     std::string name, cohort, class_name;
     std::vector<std::string> resources;   // spec order, each once
     std::vector<std::int64_t> nominal;    // per resource, all flavors
+    std::vector<std::int64_t> potential;  // per resource, all flavors: nominal + what it may borrow
     std::vector<UsageTrack> usage;        // per resource
     std::int64_t last_event_ms = 0;
     std::int64_t workloads = 0, admissions = 0, preemptions = 0, never_admitted = 0;

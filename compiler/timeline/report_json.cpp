@@ -48,6 +48,9 @@ std::string render_json(const Report& r) {
         for (const auto& u : q.usage)
             res.push_back({{"resource", u.resource},
                            {"nominalQuota", quantity(u.resource, u.nominal)},
+                           // Percentages are of this: nominal quota, or what a borrow-only queue may borrow.
+                           {"usageBasis", u.basis == ResourceUsage::Basis::Borrowable ? "borrowable" : "nominal"},
+                           {"referenceQuota", quantity(u.resource, u.reference)},
                            {"peak", quantity(u.resource, u.peak)},
                            {"averageUsagePercent", u.average_percent},
                            {"usage", series(u.series)}});

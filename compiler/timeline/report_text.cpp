@@ -82,8 +82,10 @@ std::string render_text(const Report& r) {
         for (const auto& q : r.queues) {
             std::string usage;
             for (const auto& u : q.usage)
+                // peak/nominal, or for a borrow-only queue peak/borrowable (the percentage's basis).
                 usage += (usage.empty() ? "" : ", ") + u.resource + " " + percent(u.average_percent) + " " +
-                         sim::detail::format_amount(u.resource, u.peak) + "/" + sim::detail::format_amount(u.resource, u.nominal);
+                         sim::detail::format_amount(u.resource, u.peak) + "/" + sim::detail::format_amount(u.resource, u.reference) +
+                         (u.basis == ResourceUsage::Basis::Borrowable ? " borrowable" : "");
             out += pad(q.name, 24) + pad(std::to_string(q.workloads), 10) + pad(std::to_string(q.admissions), 11) +
                    pad(std::to_string(q.preemptions), 10) + pad(stat(q.time_to_admission, &Stats::mean), 10) +
                    pad(stat(q.time_to_admission, &Stats::p95), 8) + usage + "\n";

@@ -108,15 +108,18 @@ private:
             q.cohort = info.cohort;
             auto it = g_.queue_class.find(info.name);
             q.class_name = it != g_.queue_class.end() ? it->second : info.name;
-            for (const auto& n : info.nominal) {
+            for (std::size_t k = 0; k < info.nominal.size(); ++k) {
+                const auto& n = info.nominal[k];
                 int r = q.resource_index(n.resource);
                 if (r < 0) {
                     q.resources.push_back(n.resource);
                     q.nominal.push_back(0);
+                    q.potential.push_back(0);
                     q.usage.emplace_back();
                     r = static_cast<int>(q.resources.size()) - 1;
                 }
                 q.nominal[r] = sat_add(q.nominal[r], n.value);
+                if (k < info.potential.size()) q.potential[r] = sat_add(q.potential[r], info.potential[k].value);
             }
             queue_ids_[q.name] = static_cast<int>(queues_.size());
             queues_.push_back(std::move(q));
@@ -283,10 +286,22 @@ void Run::summarise() {
             u.resource = q.resources[i];
             u.nominal = q.nominal[i];
             u.peak = q.usage[i].peak;
+            // Percent of nominal quota (above 100 % the queue borrows). A
+            // borrow-only queue (nominal 0) would always read 0 % however
+            // busy it is: its percentages are against what it may borrow
+            // from its cohort instead (Kueue's PotentialAvailable, within
+            // its borrowingLimit), and the basis says so. Text, JSON and
+            // HTML all show these same numbers with their basis.
+            u.reference = u.nominal;
+            if (u.nominal == 0 && q.potential[i] > 0) {
+                u.reference = q.potential[i];
+                u.basis = ResourceUsage::Basis::Borrowable;
+            }
             double window = static_cast<double>(q.last_event_ms);
-            if (u.nominal > 0 && window > 0)
-                u.average_percent = round_percent(q.usage[i].integral(0, q.last_event_ms) * 100.0 / (static_cast<double>(u.nominal) * window));
-            u.series = series_of({&q.usage[i]}, u.nominal, end, opts_.series_points);
+            if (u.reference > 0 && window > 0)
+                u.average_percent =
+                    round_percent(q.usage[i].integral(0, q.last_event_ms) * 100.0 / (static_cast<double>(u.reference) * window));
+            u.series = series_of({&q.usage[i]}, u.reference, end, opts_.series_points);
             r.usage.push_back(std::move(u));
         }
         report_.queues.push_back(std::move(r));

@@ -34,6 +34,10 @@ struct ClusterQueueInfo {
     std::string name;
     std::string cohort;  // "" without one
     std::vector<HeldAmount> nominal;  // per flavor and resource, spec order
+    // Kueue's PotentialAvailable: the most the queue can ever hold of each
+    // flavor and resource, nominal plus what it may borrow from its cohort
+    // (within borrowingLimit), whatever the others use. Same order.
+    std::vector<HeldAmount> potential;
 };
 
 class Engine {

@@ -27,8 +27,10 @@ struct SampleReport {
     bool expectation_met = true;
     std::string expectation_detail;  // why not, when not met
     // Beyond Kueue: the admitted pod shape against the nodes of its flavor
-    // (site pools or Node objects). Empty when it fits or nothing is known.
+    // (site pools or Node objects), for the together run and, prefixed
+    // "alone: ", the alone run. Empty when it fits or nothing is known.
     std::string node_shape_problem;
+    bool alone_node_shape = false;  // admitted alone, but its pods fit no node
 };
 
 struct Report {
@@ -38,7 +40,7 @@ struct Report {
     std::vector<SourceText> sources;
     bool all_expectations_met = true;
     bool some_never_admitted = false;  // a sample that does not fit even alone
-    bool node_shape_problems = false;  // some admitted pod fits no node of its flavor
+    bool node_shape_problems = false;  // some admitted pod (together or alone) fits no node of its flavor
 };
 
 struct Options {

@@ -67,7 +67,8 @@ std::vector<Resource> workloads_from_jobs(const std::vector<Resource>& jobs, con
 struct JobOptions {
     // RFC 3339 UTC time ("2026-01-01T00:00:00Z"). When set, a Workload whose
     // job has no creationTimestamp gets this time plus i seconds, i being the
-    // job's index in `jobs`, so input order is queue order.
+    // job's rank in (file path, document index in the file) order -- so queue
+    // order never depends on the order the paths were given in.
     std::string fallback_epoch;
 };
 std::vector<Resource> workloads_from_jobs(const std::vector<Resource>& jobs, const ClusterContext& ctx,

@@ -110,11 +110,16 @@ struct Series {
 };
 
 struct ResourceUsage {
+    // What the percentages are of: the nominal quota, or for a borrow-only
+    // queue (nominal 0) what it may borrow from its cohort.
+    enum class Basis { Nominal, Borrowable };
     std::string resource;
     std::int64_t nominal = 0;  // milli-CPU for cpu, units otherwise (all flavors)
     std::int64_t peak = 0;
-    double average_percent = 0;  // over [0, last event of the queue]
-    Series series;
+    Basis basis = Basis::Nominal;
+    std::int64_t reference = 0;  // the amount the percentages are of (nominal or borrowable)
+    double average_percent = 0;  // over [0, last event of the queue], percent of `reference`
+    Series series;               // percent of `reference`
 };
 
 struct WorkloadClassReport {
