@@ -25,6 +25,14 @@ namespace queueforge::cli {
 
 namespace {
 
+// Plugin mode reads nothing outside the Application's folder: not even a
+// .queueforge.yaml above it.
+GateFlags plugin_gate() {
+    GateFlags g;
+    g.options.search_root = ".";
+    return g;
+}
+
 const char* env(const char* name) {
     const char* v = std::getenv(name);
     return v && *v ? v : nullptr;
@@ -39,7 +47,7 @@ std::optional<argocd::Parameters> read_params(int& exit) {
     Diagnostics diags;
     auto p = argocd::read_parameters(environment, diags);
     if (p) return p;
-    report(diags, {}, false);
+    report(diags, {}, plugin_gate());
     exit = std::any_of(diags.all().begin(), diags.all().end(),
                        [](const Diagnostic& d) { return d.rule == "cmp.unknown-parameter"; })
                ? kUsage
@@ -117,7 +125,7 @@ int run_generate(const std::string& flag_target) {
     auto site = load_site_file(*path, diags, &text);
     std::vector<SourceText> sources{{*path, text}};
     if (!site) {
-        report(diags, sources);
+        report(diags, sources, plugin_gate());
         return kInvalid;
     }
 
@@ -125,7 +133,7 @@ int run_generate(const std::string& flag_target) {
     follow_cluster_api(*site, p.target);
     std::optional<Lowered> lowered;
     if (!diags.has_errors()) lowered = lower_site(*site, diags, {.target_override = p.target});
-    if (report(diags, sources) != kOk || !lowered) return kInvalid;
+    if (report(diags, sources, plugin_gate()) != kOk || !lowered) return kInvalid;
     if (lowered->objects.empty()) {
         std::cerr << "queueforge generate: the site renders no objects; refusing to hand Argo CD an empty stream\n";
         return kInvalid;
@@ -177,7 +185,7 @@ Exit codes: 0 ok, 1 no readable site or a malformed parameter (the reason on std
                 Diagnostics diags;
                 std::string text;
                 auto site = path ? load_site_file(*path, diags, &text) : std::nullopt;
-                if (path && !site) report(diags, {{*path, text}}, false);
+                if (path && !site) report(diags, {{*path, text}}, plugin_gate());
                 nlohmann::ordered_json teams = nlohmann::ordered_json::array();
                 if (site)
                     for (const auto& t : site->teams) teams.push_back(t.name.value);

@@ -219,3 +219,19 @@ spec: {namespaceSelector: {}}
     CHECK(sarif.out.find("\"helpUri\": \"https://queueforge.io/docs/rules.md#xref-missing-clusterqueue\"") !=
           std::string::npos);
 }
+
+TEST_CASE("check --rendered reports drift even when a sample fails", "[cli][check][defects]") {
+    qf_test::TempDir tmp;
+    const auto site = tmp.path / "too-big";
+    qf_test::write_text(site / "queueforge-site.yaml", kTooBigSite);
+    REQUIRE(run_cli("build " + shell_quote(site.string()) + " -o " + shell_quote((site / "rendered").string())).exit == 0);
+    // The site changes; the committed rendered output does not.
+    std::string changed = kTooBigSite;
+    changed.replace(changed.find("nvidia.com/gpu: 4}"), 18, "nvidia.com/gpu: 2}");
+    qf_test::write_text(site / "queueforge-site.yaml", changed);
+    auto r = run_cli("check -o json " + shell_quote(site.string()) + " --rendered " + shell_quote((site / "rendered").string()));
+    INFO(r.out << r.err);
+    CHECK(r.exit == 1);
+    CHECK(r.out.find("\"sim.never-admitted\"") != std::string::npos);
+    CHECK(r.out.find("\"drift.changed\"") != std::string::npos);
+}
