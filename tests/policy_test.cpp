@@ -3,6 +3,7 @@
 // pass.yaml and fail.yaml), the format's semantics (scopes, violations,
 // params, targets, replaces), bad policies (clear errors at the policy file's
 // line:col, never a crash), runtime errors and the cost limit, and the CLI.
+#include "policy_util.hpp"
 #include "test_util.hpp"
 
 #include "policy/expr_position.hpp"
@@ -46,21 +47,10 @@ std::optional<Target> target(const std::string& name) {
 // Loads user policies from text (no built-ins) and evaluates them over objects.
 Diagnostics run(const std::string& policies, const std::string& objects, const std::string& target_name = {},
                 policy::Options opts = {}) {
-    Diagnostics d;
-    opts.no_builtin = true;
-    auto set = policy::load_policies_from_text("policy.yaml", policies, opts, d);
-    LoadedResources in;
-    load_resources_from_text("objects.yaml", objects, in, d);
-    policy::evaluate(set, in.resources, target(target_name), opts, d);
-    return d;
+    return qf_test::run_policies("policy.yaml", policies, objects, target(target_name), opts);
 }
 
-std::vector<Diagnostic> with_rule(const Diagnostics& d, const std::string& rule) {
-    std::vector<Diagnostic> out;
-    for (const auto& x : d.all())
-        if (x.rule == rule) out.push_back(x);
-    return out;
-}
+using qf_test::with_rule;
 
 std::string dump(const Diagnostics& d) {
     std::string s;

@@ -2,6 +2,7 @@
 // ../shared/upstream/kueue-examples at test time) against Jobs, with the
 // verdicts the API server gives, and the names of matchConditions and
 // variables checked as the API server checks them.
+#include "policy_util.hpp"
 #include "test_util.hpp"
 
 #include <queueforge/policy.hpp>
@@ -41,22 +42,10 @@ std::string with_binding(const std::filesystem::path& dir, const std::string& st
 }
 
 Diagnostics run(const std::string& policies, const std::string& objects) {
-    Diagnostics d;
-    policy::Options opts;
-    opts.no_builtin = true;
-    auto set = policy::load_policies_from_text("policies.yaml", policies, opts, d);
-    LoadedResources in;
-    load_resources_from_text("objects.yaml", objects, in, d);
-    policy::evaluate(set, in.resources, std::nullopt, opts, d);
-    return d;
+    return qf_test::run_policies("policies.yaml", policies, objects);
 }
 
-std::vector<Diagnostic> with_rule(const Diagnostics& d, const std::string& rule) {
-    std::vector<Diagnostic> out;
-    for (const auto& x : d.all())
-        if (x.rule == rule) out.push_back(x);
-    return out;
-}
+using qf_test::with_rule;
 
 // The objects a finding of `rule` names, "Job/team-a/x".
 std::vector<std::string> denied(const Diagnostics& d, const std::string& rule) {

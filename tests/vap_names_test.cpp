@@ -1,6 +1,7 @@
 // Names in ValidatingAdmissionPolicies and bindings, checked as the API
 // server checks them (compiler/policy/vap_names.hpp), and the other field
 // rules of validation.go that queueforge applies before evaluating.
+#include "policy_util.hpp"
 #include "test_util.hpp"
 
 #include <queueforge/policy.hpp>
@@ -17,24 +18,10 @@ using namespace queueforge;
 namespace {
 
 Diagnostics load(const std::string& text, const std::string& objects = {}) {
-    Diagnostics d;
-    policy::Options opts;
-    opts.no_builtin = true;
-    auto set = policy::load_policies_from_text("vap.yaml", text, opts, d);
-    if (!objects.empty()) {
-        LoadedResources in;
-        load_resources_from_text("objects.yaml", objects, in, d);
-        policy::evaluate(set, in.resources, std::nullopt, opts, d);
-    }
-    return d;
+    return qf_test::run_policies("vap.yaml", text, objects);
 }
 
-std::vector<Diagnostic> with_rule(const Diagnostics& d, const std::string& rule) {
-    std::vector<Diagnostic> out;
-    for (const auto& x : d.all())
-        if (x.rule == rule) out.push_back(x);
-    return out;
-}
+using qf_test::with_rule;
 
 // A policy over ClusterQueues with the given spec lines after matchConstraints.
 std::string vap(const std::string& name, const std::string& rest) {

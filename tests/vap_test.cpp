@@ -2,6 +2,7 @@
 // evaluate_vap.cpp): bindings and their validationActions, params through
 // paramRef, match constraints and selectors, matchConditions and
 // failurePolicy, the variables bound for a CREATE, and bad input.
+#include "policy_util.hpp"
 #include "test_util.hpp"
 
 #include <queueforge/policy.hpp>
@@ -25,22 +26,10 @@ std::string yaml(const char* text) {
 }
 
 Diagnostics run(const std::string& policies, const std::string& objects) {
-    Diagnostics d;
-    policy::Options opts;
-    opts.no_builtin = true;
-    auto set = policy::load_policies_from_text("vap.yaml", policies, opts, d);
-    LoadedResources in;
-    load_resources_from_text("objects.yaml", objects, in, d);
-    policy::evaluate(set, in.resources, std::nullopt, opts, d);
-    return d;
+    return qf_test::run_policies("vap.yaml", policies, objects);
 }
 
-std::vector<Diagnostic> with_rule(const Diagnostics& d, const std::string& rule) {
-    std::vector<Diagnostic> out;
-    for (const auto& x : d.all())
-        if (x.rule == rule) out.push_back(x);
-    return out;
-}
+using qf_test::with_rule;
 
 std::string dump(const Diagnostics& d) {
     std::string s;

@@ -55,24 +55,14 @@ Mark last_mark(const Node& n) {
 
 std::vector<std::string> split_ids(const Node& n) {
     std::vector<std::string> out;
-    auto add_text = [&](const std::string& text) {
-        std::size_t start = 0;
-        while (start <= text.size()) {
-            std::size_t comma = text.find(',', start);
-            if (comma == std::string::npos) comma = text.size();
-            std::string id = text.substr(start, comma - start);
-            id.erase(0, id.find_first_not_of(" \t"));
-            id.erase(id.find_last_not_of(" \t") + 1);
-            if (!id.empty()) out.push_back(id);
-            start = comma + 1;
-        }
+    auto add = [&](const Node& s) {
+        if (!s.is_scalar() || s.is_null()) return;
+        for (auto& id : split_rule_ids(s.text())) out.push_back(std::move(id));
     };
-    if (n.is_seq()) {
-        for (const Node& i : n.items())
-            if (i.is_scalar() && !i.is_null()) add_text(i.text());
-    } else if (n.is_scalar() && !n.is_null()) {
-        add_text(n.text());
-    }
+    if (n.is_seq())
+        for (const Node& i : n.items()) add(i);
+    else
+        add(n);
     return out;
 }
 

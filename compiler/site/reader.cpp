@@ -1,5 +1,7 @@
 #include "site/reader.hpp"
 
+#include <queueforge/gate.hpp>
+
 #include <queueforge/names.hpp>
 
 #include <algorithm>
@@ -231,17 +233,7 @@ void Reader::read_rule_list(const Node* n, std::string_view what, std::vector<Te
             error(item.mark(), std::string(what) + ": expected rule ids, got " + got(item), rule("type"));
             return;
         }
-        const std::string& text = item.text();
-        std::size_t start = 0;
-        while (start <= text.size()) {
-            std::size_t comma = text.find(',', start);
-            if (comma == std::string::npos) comma = text.size();
-            std::string id = text.substr(start, comma - start);
-            id.erase(0, id.find_first_not_of(" \t"));
-            id.erase(id.find_last_not_of(" \t") + 1);
-            if (!id.empty()) out.push_back({id, item.mark()});
-            start = comma + 1;
-        }
+        for (auto& id : gate::split_rule_ids(item.text())) out.push_back({std::move(id), item.mark()});
     };
     if (n->is_seq())
         for (const auto& item : n->items()) add(item);

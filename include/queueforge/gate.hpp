@@ -103,4 +103,8 @@ void apply(const Gate& gate, const std::vector<SourceText>& sources, Diagnostics
 // segment at any depth (as .gitignore does).
 bool glob_match(std::string_view pattern, std::string_view path);
 
+// "rule-a, rule-b" -> {"rule-a", "rule-b"}: how the ignore annotation and a
+// site's `ignore:` entries list rule ids (blanks around ids dropped).
+std::vector<std::string> split_rule_ids(std::string_view text);
+
 }  // namespace queueforge::gate
