@@ -1,0 +1,449 @@
+// Job manifests and Workloads are validated inputs: built-in schemas for every
+// kind queueforge reads, --crd layered over them, a site's sample files
+// validated by `validate`, and `simulate`/`check` refusing (never simulating)
+// what the API server would refuse.
+#include "test_util.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <queueforge/resource.hpp>
+#include <queueforge/sim_scenarios.hpp>
+#include <queueforge/sim_workloads.hpp>
+#include <queueforge/templates.hpp>
+#include <queueforge/validate.hpp>
+#include <queueforge/yaml_load.hpp>
+
+#include "validate/builtin_schemas.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <string>
+
+using namespace queueforge;
+using qf_test::run_cli;
+using qf_test::shell_quote;
+
+namespace {
+
+// Findings of layers 1 and 2 (as simulate and check run them) on one YAML text.
+Diagnostics check_text(const std::string& yaml) {
+    Diagnostics load;
+    LoadedResources in;
+    load_resources_from_text("in.yaml", yaml, in, load);
+    REQUIRE_FALSE(load.has_errors());
+    Diagnostics d;
+    ObjectValidator v({}, d);
+    REQUIRE(d.all().empty());
+    for (const auto& r : in.resources) v.check(r, d);
+    return d;
+}
+
+bool has(const Diagnostics& d, const std::string& rule, const std::string& text = {}) {
+    return std::any_of(d.all().begin(), d.all().end(), [&](const Diagnostic& x) {
+        return x.severity == Severity::Error && x.rule == rule && x.message.find(text) != std::string::npos;
+    });
+}
+
+std::string dump(const Diagnostics& d) {
+    std::string out;
+    for (const auto& x : d.all())
+        out += x.file + ":" + std::to_string(x.mark.line) + ":" + std::to_string(x.mark.col) + ": " + x.message + " [" + x.rule + "]\n";
+    return out;
+}
+
+std::string job(const std::string& containers, const std::string& name = "train", const std::string& spec_extra = {}) {
+    return R"(apiVersion: batch/v1
+kind: Job
+metadata:
+  name: )" + name + R"(
+  namespace: team-a
+spec:
+)" + spec_extra + R"(  template:
+    spec:
+      restartPolicy: Never
+)" + containers;
+}
+
+std::string job_with_cpu(const std::string& cpu) {
+    return job("      containers:\n        - name: main\n          image: busybox\n          resources: {requests: {cpu: " + cpu + "}}\n");
+}
+
+std::string workload(const std::string& spec) {
+    return R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: wl, namespace: team-a}
+spec:
+  queueName: default
+)" + spec;
+}
+
+const std::string kPodSet = "    - name: main\n      count: 1\n      template: {spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}}\n";
+
+std::string pod_sets(int n) {
+    std::string out = "  podSets:\n";
+    for (int i = 0; i < n; ++i)
+        out += "    - name: ps" + std::to_string(i) +
+               "\n      count: 1\n      template: {spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}}\n";
+    return out;
+}
+
+// A cluster where everything fits, for simulate and check.
+const std::string kSite = R"(apiVersion: queueforge.io/v1alpha1
+kind: Site
+metadata: {name: s}
+spec:
+  target: kueue-0.19
+  pools:
+    - {name: cpu, nodes: 1, allocatable: {cpu: 64}}
+  teams:
+    - name: team-a
+      namespaces: [team-a]
+      quota: [{pool: cpu, nominal: {cpu: 64}}]
+)";
+
+// The bad inputs of the regression list, each with the rule that refuses it.
+struct BadInput {
+    const char* what;
+    std::string yaml;
+    const char* rule;
+    const char* message;
+};
+
+std::vector<BadInput> bad_inputs() {
+    return {
+        {"cpu: one", job_with_cpu("one"), "schema.pattern", "spec.template.spec.containers[0].resources.requests.cpu"},
+        {"containers missing", job("      nodeSelector: {a: b}\n"), "schema.required", "spec.template.spec.containers: Required value"},
+        {"containers: null", job("      containers: null\n"), "schema.required", "spec.template.spec.containers: Required value"},
+        {"containers: a map", job("      containers: {name: main}\n"), "schema.type", "spec.template.spec.containers"},
+        {"container without a name", job("      containers: [{image: busybox}]\n"), "schema.required", "containers[0].name: Required value"},
+        {"negative parallelism", job("      containers: [{name: main}]\n", "train", "  parallelism: -1\n"), "schema.minimum", "spec.parallelism"},
+        {"300-character job name", job("      containers: [{name: main}]\n", std::string(300, 'a')), "schema.metadata", "metadata.name"},
+        {"Workload without podSets", workload(""), "schema.required", "spec.podSets: Required value"},
+        {"Workload with empty podSets", workload("  podSets: []\n"), "schema.minItems", "spec.podSets"},
+        {"negative count", workload("  podSets:\n    - name: main\n      count: -1\n      template: {spec: {containers: [{name: c}]}}\n"),
+         "schema.minimum", "spec.podSets[0].count"},
+        {"count 2^31", workload("  podSets:\n    - name: main\n      count: 2147483648\n      template: {spec: {containers: [{name: c}]}}\n"),
+         "schema.format", "spec.podSets[0].count"},
+        {"priority 99999999999", workload("  priority: 99999999999\n" + pod_sets(1)), "schema.format", "spec.priority"},
+        {"20 podSets", workload(pod_sets(20)), "schema.maxItems", "spec.podSets"},
+        {"minCount > count",
+         workload("  podSets:\n    - name: main\n      count: 2\n      minCount: 3\n      template: {spec: {containers: [{name: c}]}}\n"),
+         "V61", "minCount should be positive and less or equal to count"},
+        {"Workload podSet template without containers",
+         workload("  podSets:\n    - name: main\n      count: 1\n      template: {spec: {}}\n"), "schema.required",
+         "spec.podSets[0].template.spec.containers: Required value"},
+        {"300-character Workload name",
+         "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: " + std::string(300, 'w') +
+             ", namespace: team-a}\nspec:\n  queueName: default\n" + pod_sets(1),
+         "schema.metadata", "metadata.name"},
+    };
+}
+
+}  // namespace
+
+TEST_CASE("workload inputs: every kind queueforge reads has a built-in schema, and all compile cleanly", "[workload-inputs]") {
+    Diagnostics d;
+    ObjectValidator v({}, d);
+    INFO(dump(d));
+    CHECK(d.all().empty());
+    const std::pair<const char*, const char*> kinds[] = {
+        {"v1", "Pod"}, {"v1", "Namespace"}, {"v1", "Node"}, {"v1", "LimitRange"}, {"batch/v1", "Job"},
+        {"apps/v1", "Deployment"}, {"apps/v1", "StatefulSet"}, {"jobset.x-k8s.io/v1alpha2", "JobSet"},
+        {"kubeflow.org/v1", "PyTorchJob"}, {"kubeflow.org/v1", "TFJob"}, {"kubeflow.org/v1", "XGBoostJob"},
+        {"kubeflow.org/v1", "PaddleJob"}, {"kubeflow.org/v1", "JAXJob"}, {"kubeflow.org/v2beta1", "MPIJob"},
+        {"trainer.kubeflow.org/v1alpha1", "TrainJob"}, {"trainer.kubeflow.org/v1alpha1", "TrainingRuntime"},
+        {"trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime"}, {"ray.io/v1", "RayJob"}, {"ray.io/v1", "RayCluster"},
+        {"ray.io/v1", "RayService"}, {"leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet"},
+        {"workload.codeflare.dev/v1beta2", "AppWrapper"}, {"kueue.x-k8s.io/v1beta1", "Workload"},
+        {"kueue.x-k8s.io/v1beta2", "Workload"}, {"kueue.x-k8s.io/v1beta1", "AdmissionCheck"},
+        {"kueue.x-k8s.io/v1beta2", "AdmissionCheck"}, {"kueue.x-k8s.io/v1beta1", "Topology"},
+        {"kueue.x-k8s.io/v1beta2", "Topology"}, {"config.kueue.x-k8s.io/v1beta1", "Configuration"},
+        {"config.kueue.x-k8s.io/v1beta2", "Configuration"},
+        {"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"},
+        {"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding"},
+        {"dscinitialization.opendatahub.io/v1", "DSCInitialization"},
+        {"dscinitialization.opendatahub.io/v2", "DSCInitialization"},
+        {"datasciencecluster.opendatahub.io/v1", "DataScienceCluster"}};
+    for (const auto& [api, kind] : kinds) {
+        CAPTURE(api, kind);
+        CHECK(v.has_schema(api, kind));
+    }
+    // Every job kind the simulator converts is covered.
+    for (const char* k : {"batch/v1 Job", "jobset.x-k8s.io/v1alpha2 JobSet", "kubeflow.org/v2beta1 MPIJob", "ray.io/v1 RayJob", "v1 Pod"}) {
+        std::string s = k;
+        Resource r;
+        r.ref.api_version = s.substr(0, s.find(' '));
+        r.ref.kind = s.substr(s.find(' ') + 1);
+        CAPTURE(s);
+        CHECK(jobs::is_job(r));
+        CHECK(v.has_schema(r.ref.api_version, r.ref.kind));
+    }
+}
+
+TEST_CASE("workload inputs: the shared pod template is expanded from one definition", "[workload-inputs]") {
+    Diagnostics d;
+    auto schemas = validate::builtin_schemas(d);
+    REQUIRE(d.all().empty());
+    std::size_t with_pods = 0;
+    for (const auto& s : schemas) {
+        // No $ref survives expansion.
+        std::function<bool(const Node&)> has_ref = [&](const Node& n) {
+            if (n.is_map()) {
+                if (n.find("$ref")) return true;
+                for (const auto& e : n.entries())
+                    if (has_ref(e.value)) return true;
+            } else if (n.is_seq()) {
+                for (const auto& i : n.items())
+                    if (has_ref(i)) return true;
+            }
+            return false;
+        };
+        CAPTURE(s.file);
+        CHECK_FALSE(has_ref(s.schema));
+        auto text = find_embedded(s.file);
+        REQUIRE(text);
+        if (text->find("#/PodTemplateSpec") != std::string_view::npos || text->find("#/PodSpec") != std::string_view::npos ||
+            text->find("#/JobSpec") != std::string_view::npos)
+            ++with_pods;
+    }
+    CHECK(with_pods >= 8);  // Pod, Job, Deployment, StatefulSet, Workload x2, LWS, TrainJob's runtimes, ...
+}
+
+TEST_CASE("workload inputs: a broken $ref is a positioned schema error, not a crash", "[workload-inputs]") {
+    for (const char* ref : {"definitions/k8s.yaml#/Nope", "definitions/none.yaml#/PodSpec", "PodSpec"}) {
+        CAPTURE(ref);
+        Diagnostics d;
+        auto docs = load_yaml("s.yaml", std::string("type: object\nproperties:\n  spec: {$ref: '") + ref + "'}\n", d);
+        REQUIRE(docs.size() == 1);
+        validate::expand_schema_refs(docs[0].root, "s.yaml", d);
+        CHECK(has(d, "schema.invalid", ref));
+        REQUIRE_FALSE(d.all().empty());
+        CHECK(d.all().front().file == "s.yaml");
+        CHECK(d.all().front().mark.line == 3);
+    }
+    // A good one expands in place, with the keys written beside it on top.
+    Diagnostics d;
+    auto docs = load_yaml("s.yaml", "type: object\nproperties:\n  spec: {$ref: 'definitions/k8s.yaml#/PodSpec', x-kubernetes-preserve-unknown-fields: false}\n", d);
+    validate::expand_schema_refs(docs[0].root, "s.yaml", d);
+    CHECK(d.all().empty());
+    const Node* spec = docs[0].root.find("properties")->find("spec");
+    REQUIRE(spec->find("required"));
+    CHECK(spec->find("x-kubernetes-preserve-unknown-fields")->text() == "false");
+    CHECK(spec->find("properties")->find("containers")->find("items")->find("required"));
+}
+
+TEST_CASE("workload inputs: quantities are checked as the API server parses them", "[workload-inputs]") {
+    // resource.ParseQuantity (apimachinery pkg/api/resource/quantity.go)
+    // accepts 1e30: only BinarySI values are capped, decimal exponents are
+    // kept as arbitrary-precision decimals. "one" does not parse.
+    for (const char* ok : {"1e30", "4", "500m", "1.5", "'2Gi'", "0.5"}) {
+        CAPTURE(ok);
+        auto d = check_text(job_with_cpu(ok));
+        INFO(dump(d));
+        CHECK_FALSE(d.has_errors());
+    }
+    for (const char* bad : {"one", "'1 Gi'", "1.5.0", "'1Gb'"}) {
+        CAPTURE(bad);
+        auto d = check_text(job_with_cpu(bad));
+        INFO(dump(d));
+        CHECK(has(d, "schema.pattern", "resources.requests.cpu"));
+    }
+}
+
+TEST_CASE("workload inputs: what the API server refuses is a positioned error with a rule id", "[workload-inputs]") {
+    for (const auto& b : bad_inputs()) {
+        CAPTURE(b.what);
+        auto d = check_text(b.yaml);
+        INFO(dump(d));
+        CHECK(has(d, b.rule, b.message));
+        for (const auto& x : d.all())
+            if (x.severity == Severity::Error) {
+                CHECK(x.mark.line > 0);
+                CHECK(x.file == "in.yaml");
+            }
+    }
+}
+
+TEST_CASE("workload inputs: good manifests of every integrated kind pass", "[workload-inputs]") {
+    const std::string pod = "{spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 1, memory: 1Gi}}}]}}";
+    const std::string docs[] = {
+        job("      containers: [{name: main, image: busybox, resources: {requests: {cpu: 1}}, ports: [{containerPort: 80}]}]\n"
+            "      volumes: [{name: v, emptyDir: {}}]\n      affinity: {nodeAffinity: {}}\n"),
+        "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: js}\nspec:\n  replicatedJobs:\n"
+        "    - name: w\n      replicas: 2\n      template: {spec: {parallelism: 2, template: " + pod + "}}\n",
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: pt}\nspec:\n  pytorchReplicaSpecs:\n"
+        "    Master: {replicas: 1, restartPolicy: OnFailure, template: " + pod + "}\n"
+        "    Worker: {replicas: 3, template: " + pod + "}\n",
+        "apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata: {name: mpi}\nspec:\n  slotsPerWorker: 1\n  mpiReplicaSpecs:\n"
+        "    Launcher: {replicas: 1, template: " + pod + "}\n    Worker: {replicas: 2, template: " + pod + "}\n",
+        "apiVersion: ray.io/v1\nkind: RayJob\nmetadata: {name: rj}\nspec:\n  entrypoint: python x.py\n  rayClusterSpec:\n"
+        "    headGroupSpec: {rayStartParams: {}, template: " + pod + "}\n"
+        "    workerGroupSpecs: [{groupName: g, replicas: 2, minReplicas: 0, maxReplicas: 4, template: " + pod + "}]\n",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}], tolerations: [{key: a, operator: Exists}]}\n",
+        "apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\nmetadata: {name: l}\nspec:\n  replicas: 2\n"
+        "  leaderWorkerTemplate: {size: 4, workerTemplate: " + pod + "}\n",
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: t}\nspec:\n  runtimeRef: {name: torch-distributed}\n"
+        "  trainer: {numNodes: 2, resourcesPerNode: {requests: {nvidia.com/gpu: 1}}}\n",
+        "apiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\nmanageJobsWithoutQueueName: false\n"
+        "integrations: {frameworks: [batch/job]}\nfeatureGates: {TopologyAwareScheduling: true}\n",
+        workload(pod_sets(2)),
+    };
+    for (const auto& doc : docs) {
+        CAPTURE(doc);
+        auto d = check_text(doc);
+        INFO(dump(d));
+        CHECK_FALSE(d.has_errors());
+    }
+    // A Configuration field Kueue does not know is an error (it decodes strictly).
+    auto d = check_text("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nmanageJobsWithoutQueueNames: true\n");
+    CHECK(has(d, "schema.unknown-field", "manageJobsWithoutQueueNames"));
+}
+
+TEST_CASE("workload inputs: --crd adds kinds and overrides built-ins per kind", "[workload-inputs]") {
+    qf_test::TempDir tmp;
+    // A CRD for a kind queueforge does not know, and one replacing the
+    // built-in batch/v1 Job schema (here: a stricter one, so the override shows).
+    qf_test::write_text(tmp.path / "crds.yaml", R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: {type: object, required: [size], properties: {size: {type: integer}}}
+)");
+    const std::string inputs = R"(apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w}
+spec: {size: "big"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default-flavor}
+---
+)" + job_with_cpu("one");
+    LoadedResources in;
+    Diagnostics d;
+    load_resources_from_text("in.yaml", inputs, in, d);
+    REQUIRE_FALSE(d.has_errors());
+    ValidationOptions o;
+    o.crd_paths = {(tmp.path / "crds.yaml").string()};
+    validate_all(in, o, d);
+    INFO(dump(d));
+    CHECK(has(d, "schema.type", "spec.size"));              // the CRD's kind is validated
+    CHECK(has(d, "schema.pattern", "requests.cpu"));         // the built-in Job schema still applies
+    CHECK_FALSE(has(d, "schema.missing"));                   // and so does ResourceFlavor's
+}
+
+TEST_CASE("workload inputs: validate checks a site's sample job files", "[workload-inputs]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "site/queueforge-site.yaml", kSite + R"(  workloads:
+    - name: bad
+      namespace: team-a
+      file: jobs/bad.yaml
+)");
+    qf_test::write_text(tmp.path / "site/jobs/bad.yaml", job_with_cpu("one"));
+    // The site file alone (not its folder): the sample is found through the site.
+    auto r = run_cli("validate " + shell_quote((tmp.path / "site/queueforge-site.yaml").string()));
+    INFO(r.out << r.err);
+    CHECK(r.exit == 1);
+    CHECK(r.out.find("jobs/bad.yaml:13:") != std::string::npos);
+    CHECK(r.out.find("[schema.pattern]") != std::string::npos);
+    // The folder: the file is read once, reported once.
+    auto f = run_cli("validate " + shell_quote((tmp.path / "site").string()));
+    INFO(f.out << f.err);
+    CHECK(f.exit == 1);
+    const std::string tag = "[schema.pattern]";
+    std::size_t count = 0;
+    for (auto p = f.out.find(tag); p != std::string::npos; p = f.out.find(tag, p + 1)) ++count;
+    CHECK(count == 1);
+}
+
+TEST_CASE("workload inputs: the README's validate of examples/multi-team passes", "[workload-inputs]") {
+    auto r = run_cli("validate " + shell_quote((qf_test::source_dir() / "examples/multi-team").string()));
+    INFO(r.out << r.err);
+    CHECK(r.exit == 0);
+    CHECK(r.out.find("schema.missing") == std::string::npos);
+    CHECK(r.err.find("schema.missing") == std::string::npos);
+}
+
+TEST_CASE("workload inputs: simulate refuses invalid jobs and Workloads and simulates nothing (library)", "[workload-inputs]") {
+    for (const auto& b : bad_inputs()) {
+        CAPTURE(b.what);
+        qf_test::TempDir tmp;
+        qf_test::write_text(tmp.path / "site/queueforge-site.yaml", kSite);
+        qf_test::write_text(tmp.path / "job.yaml", b.yaml);
+        Diagnostics d;
+        auto report = scenarios::run({{(tmp.path / "site").string(), (tmp.path / "job.yaml").string()}, "", 0}, d);
+        INFO(dump(d));
+        CHECK_FALSE(report);
+        CHECK(has(d, b.rule, b.message));
+    }
+}
+
+TEST_CASE("workload inputs: simulate and check refuse invalid inputs with positions and exit 1 (CLI)", "[workload-inputs]") {
+    for (const auto& b : bad_inputs()) {
+        CAPTURE(b.what);
+        qf_test::TempDir tmp;
+        qf_test::write_text(tmp.path / "site/queueforge-site.yaml", kSite);
+        qf_test::write_text(tmp.path / "job.yaml", b.yaml);
+        const std::string job_path = (tmp.path / "job.yaml").string();
+        auto s = run_cli("simulate " + shell_quote((tmp.path / "site").string()) + " " + shell_quote(job_path));
+        INFO(s.out << s.err);
+        CHECK(s.exit == 1);
+        CHECK(s.err.find(job_path + ":") != std::string::npos);
+        CHECK(s.err.find(std::string("[") + b.rule + "]") != std::string::npos);
+        CHECK(s.out.find("Admitted") == std::string::npos);
+        auto c = run_cli("check " + shell_quote((tmp.path / "site").string()) + " " + shell_quote(job_path));
+        INFO(c.out << c.err);
+        CHECK(c.exit == 1);
+        CHECK((c.out + c.err).find(std::string("[") + b.rule + "]") != std::string::npos);
+    }
+}
+
+TEST_CASE("workload inputs: a site sample file that the API server would refuse is not simulated", "[workload-inputs]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "queueforge-site.yaml", kSite + R"(  workloads:
+    - name: big
+      namespace: team-a
+      file: jobs/job.yaml
+      expect: {status: Admitted}
+)");
+    qf_test::write_text(tmp.path / "jobs/job.yaml", job("      containers: {name: main}\n"));
+    auto s = run_cli("simulate " + shell_quote(tmp.path.string()));
+    INFO(s.out << s.err);
+    CHECK(s.exit == 1);
+    CHECK(s.err.find("jobs/job.yaml:") != std::string::npos);
+    CHECK(s.err.find("[schema.type]") != std::string::npos);
+    CHECK(s.out.find("Admitted") == std::string::npos);
+}
+
+TEST_CASE("workload inputs: 1e30 CPUs is accepted as the API server does, and never admitted", "[workload-inputs]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "site/queueforge-site.yaml", kSite);
+    qf_test::write_text(tmp.path / "job.yaml", job_with_cpu("1e30"));
+    auto s = run_cli("simulate -o json " + shell_quote((tmp.path / "site").string()) + " " +
+                     shell_quote((tmp.path / "job.yaml").string()));
+    INFO(s.out << s.err);
+    CHECK(s.err.find("[schema.") == std::string::npos);
+    CHECK(s.out.find("\"Admitted\"") == std::string::npos);
+}
+
+TEST_CASE("workload inputs: validating the bundled examples' jobs keeps simulate fast", "[workload-inputs][performance]") {
+    // Compiling every built-in schema is the fixed cost validation adds to a run.
+    const auto start = std::chrono::steady_clock::now();
+    Diagnostics d;
+    ObjectValidator v({}, d);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    INFO(ms << " ms");
+    CHECK(ms < 200);
+}
