@@ -63,7 +63,11 @@ int run_simulate(const SimulateFlags& f) {
         std::cout << (f.output == "json" ? scenarios::format_json(*report) : scenarios::format_text(*report));
     }
     std::cout.flush();
-    return report->all_expectations_met && !report->some_never_admitted && !report->node_shape_problems ? kOk : kInvalid;
+    // An error-level finding fails the run, as in every command.
+    return !diags.has_errors() && report->all_expectations_met && !report->some_never_admitted &&
+                   !report->node_shape_problems
+               ? kOk
+               : kInvalid;
 }
 
 }  // namespace

@@ -117,16 +117,19 @@ std::vector<BadInput> bad_inputs() {
         {"containers: null", job("      containers: null\n"), "schema.required", "spec.template.spec.containers: Required value"},
         {"containers: a map", job("      containers: {name: main}\n"), "schema.type", "spec.template.spec.containers"},
         {"container without a name", job("      containers: [{image: busybox}]\n"), "schema.required", "containers[0].name: Required value"},
-        {"negative parallelism", job("      containers: [{name: main}]\n", "train", "  parallelism: -1\n"), "schema.minimum", "spec.parallelism"},
+        {"negative parallelism", job("      containers: [{name: main}]\n", "train", "  parallelism: -1\n"), "schema.range", "spec.parallelism"},
         {"300-character job name", job("      containers: [{name: main}]\n", std::string(300, 'a')), "schema.metadata", "metadata.name"},
-        {"Workload without podSets", workload(""), "schema.required", "spec.podSets: Required value"},
-        {"Workload with empty podSets", workload("  podSets: []\n"), "schema.minItems", "spec.podSets"},
+        {"Workload without podSets", workload(""), "workload.no-pod-sets", "spec.podSets: Required value"},
+        {"v1beta1 Workload without podSets",
+         "apiVersion: kueue.x-k8s.io/v1beta1\nkind: Workload\nmetadata: {name: wl, namespace: team-a}\nspec: {queueName: default}\n",
+         "schema.required", "spec.podSets: Required value"},
+        {"Workload with empty podSets", workload("  podSets: []\n"), "schema.items", "spec.podSets"},
         {"negative count", workload("  podSets:\n    - name: main\n      count: -1\n      template: {spec: {containers: [{name: c}]}}\n"),
-         "schema.minimum", "spec.podSets[0].count"},
+         "schema.range", "spec.podSets[0].count"},
         {"count 2^31", workload("  podSets:\n    - name: main\n      count: 2147483648\n      template: {spec: {containers: [{name: c}]}}\n"),
          "schema.format", "spec.podSets[0].count"},
         {"priority 99999999999", workload("  priority: 99999999999\n" + pod_sets(1)), "schema.format", "spec.priority"},
-        {"20 podSets", workload(pod_sets(20)), "schema.maxItems", "spec.podSets"},
+        {"20 podSets", workload(pod_sets(20)), "schema.items", "spec.podSets"},
         {"minCount > count",
          workload("  podSets:\n    - name: main\n      count: 2\n      minCount: 3\n      template: {spec: {containers: [{name: c}]}}\n"),
          "V61", "minCount should be positive and less or equal to count"},
@@ -435,7 +438,12 @@ TEST_CASE("workload inputs: 1e30 CPUs is accepted as the API server does, and ne
                      shell_quote((tmp.path / "job.yaml").string()));
     INFO(s.out << s.err);
     CHECK(s.err.find("[schema.") == std::string::npos);
+    // Kueue's int64 milli-CPU accounting cannot hold it: an error, and the
+    // Workload is left out of the simulation rather than admitted without it.
+    CHECK(s.err.find("value too large [sim.invalid]") != std::string::npos);
+    CHECK(s.exit == 1);
     CHECK(s.out.find("\"Admitted\"") == std::string::npos);
+    CHECK(s.out.find("job-train") == std::string::npos);
 }
 
 TEST_CASE("workload inputs: validating the bundled examples' jobs keeps simulate fast", "[workload-inputs][performance]") {

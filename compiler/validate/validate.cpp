@@ -6,6 +6,7 @@
 
 #include "openapi/cel_validation.hpp"
 #include "validate/builtin_schemas.hpp"
+#include "validate/workload_inputs.hpp"
 
 #include <queueforge/sim_workloads.hpp>
 
@@ -113,6 +114,7 @@ bool ObjectValidator::check(const Resource& r, Diagnostics& diags, Missing missi
     }
     const std::size_t native_from = diags.all().size();
     if (kueue_kind(r)) rules::check_object(r, diags);
+    validate::check_workload_input(r, diags);
     // Kueue's CEL rules are also implemented natively (with finer
     // positions and rule ids): a CEL finding with the very same message
     // is the same finding.
