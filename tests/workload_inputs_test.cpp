@@ -306,7 +306,8 @@ TEST_CASE("workload inputs: good manifests of every integrated kind pass", "[wor
 TEST_CASE("workload inputs: --crd adds kinds and overrides built-ins per kind", "[workload-inputs]") {
     qf_test::TempDir tmp;
     // A CRD for a kind queueforge does not know, and one replacing the
-    // built-in batch/v1 Job schema (here: a stricter one, so the override shows).
+    // built-in ResourceFlavor v1beta2 schema with a stricter one (so the
+    // override shows); v1beta1 ResourceFlavor and batch/v1 Job keep theirs.
     qf_test::write_text(tmp.path / "crds.yaml", R"(apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: widgets.example.com}
@@ -323,6 +324,24 @@ spec:
           type: object
           properties:
             spec: {type: object, required: [size], properties: {size: {type: integer}}}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: resourceflavors.kueue.x-k8s.io}
+spec:
+  group: kueue.x-k8s.io
+  names: {kind: ResourceFlavor, plural: resourceflavors}
+  scope: Cluster
+  versions:
+    - name: v1beta2
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          required: [spec]
+          properties:
+            spec: {type: object, properties: {nodeLabels: {type: object, additionalProperties: {type: string}}}}
 )");
     const std::string inputs = R"(apiVersion: example.com/v1
 kind: Widget
@@ -331,7 +350,12 @@ spec: {size: "big"}
 ---
 apiVersion: kueue.x-k8s.io/v1beta2
 kind: ResourceFlavor
-metadata: {name: default-flavor}
+metadata: {name: overridden}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ResourceFlavor
+metadata: {name: builtin}
+spec: {nodeLabelz: {a: b}}
 ---
 )" + job_with_cpu("one");
     LoadedResources in;
@@ -342,9 +366,39 @@ metadata: {name: default-flavor}
     o.crd_paths = {(tmp.path / "crds.yaml").string()};
     validate_all(in, o, d);
     INFO(dump(d));
-    CHECK(has(d, "schema.type", "spec.size"));              // the CRD's kind is validated
-    CHECK(has(d, "schema.pattern", "requests.cpu"));         // the built-in Job schema still applies
-    CHECK_FALSE(has(d, "schema.missing"));                   // and so does ResourceFlavor's
+    CHECK(has(d, "schema.type", "spec.size"));                 // the CRD's new kind is validated
+    CHECK(has(d, "schema.required", "spec: Required value"));  // the CRD replaces the built-in v1beta2 ResourceFlavor
+    CHECK(has(d, "schema.unknown-field", "nodeLabelz"));        // the built-in v1beta1 one still applies
+    CHECK(has(d, "schema.pattern", "requests.cpu"));            // and so does the built-in Job schema
+    CHECK_FALSE(has(d, "schema.missing"));
+    // Without --crd the v1beta2 ResourceFlavor passes (the built-in does not require spec).
+    Diagnostics plain;
+    validate_all(in, ValidationOptions{}, plain);
+    CHECK_FALSE(has(plain, "schema.required", "spec: Required value"));
+    CHECK(has(plain, "schema.missing", "example.com/v1 Widget"));
+}
+
+TEST_CASE("workload inputs: simulate reads a running Workload's status as the cluster wrote it", "[workload-inputs]") {
+    // Only what the API server checks on create is refused; a status (which
+    // the server drops on create) with a condition lacking its message is
+    // still read, as kubectl get output would be.
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "site/queueforge-site.yaml", kSite);
+    qf_test::write_text(tmp.path / "running.yaml", workload(pod_sets(1)) + R"(status:
+  admission:
+    clusterQueue: team-a
+    podSetAssignments: [{name: ps0, count: 1, flavors: {cpu: cpu}, resourceUsage: {cpu: "1"}}]
+  conditions:
+  - {type: QuotaReserved, status: "True", reason: QuotaReserved, lastTransitionTime: "2026-01-01T00:00:00Z"}
+)");
+    Diagnostics d;
+    auto report = scenarios::run({{(tmp.path / "site").string(), (tmp.path / "running.yaml").string()}, "", 0}, d);
+    INFO(dump(d));
+    CHECK(report);
+    CHECK_FALSE(d.has_errors());
+    // validate itself still reports the status.
+    auto v = run_cli("validate " + shell_quote((tmp.path / "running.yaml").string()));
+    CHECK(v.out.find("status.conditions[0].message: Required value") != std::string::npos);
 }
 
 TEST_CASE("workload inputs: validate checks a site's sample job files", "[workload-inputs]") {

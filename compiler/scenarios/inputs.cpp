@@ -84,14 +84,15 @@ std::optional<Inputs> load_inputs(const Options& opts, Diagnostics& diags) {
     std::vector<Resource> job_inputs;
     std::vector<Sample>& samples = report.samples;
     auto& sites = report.sites;
-    // Job manifests and Workloads are checked as the API server would
-    // before anything is simulated, with the schemas `validate` uses
-    // (compiled once, when the first object needs them).
+    // Job manifests and Workloads are checked as the API server would on
+    // create before anything is simulated, with the schemas `validate` uses
+    // (compiled once, when the first object needs them). A running
+    // Workload's status is the cluster's, read as it is.
     std::optional<ObjectValidator> validator;
     Diagnostics schema_load;
     const jobs::ManifestCheck check = [&](const Resource& r, Diagnostics& d) {
         if (!validator) validator.emplace(std::vector<std::string>{}, schema_load);
-        return validator->check(r, d);
+        return validator->check(r, d, ObjectValidator::Missing::Skip, /*status=*/false);
     };
 
     for (const auto& p : opts.paths) {

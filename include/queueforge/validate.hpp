@@ -29,8 +29,10 @@ public:
     enum class Missing { Error, Skip };
     // Schema checks of `r` (and, where its schema came from a CRD, the CRD's
     // CEL rules), then Kueue's own rules for kueue.x-k8s.io kinds. False when
-    // it reported an error.
-    bool check(const Resource& r, Diagnostics& diags, Missing missing = Missing::Skip);
+    // it reported an error. Without `status`, findings about the status are
+    // left out: the API server drops the status of a created object, and a
+    // running Workload's status comes from the cluster (simulate reads it).
+    bool check(const Resource& r, Diagnostics& diags, Missing missing = Missing::Skip, bool status = true);
     bool has_schema(const std::string& api_version, const std::string& kind) const;
 
 private:
