@@ -82,7 +82,7 @@ constexpr int kMaxRefDepth = 16;
 // top-level key. Keys written beside `$ref` replace the definition's.
 class RefResolver {
 public:
-    explicit RefResolver(Diagnostics& diags) : diags_(diags) {}
+    RefResolver(std::map<std::string, Node>& files, Diagnostics& diags) : files_(files), diags_(diags) {}
 
     void resolve(Node& n, const std::string& file, int depth) {
         if (n.is_seq()) {
@@ -113,8 +113,8 @@ public:
     }
 
 private:
+    std::map<std::string, Node>& files_;  // definitions files by path, loaded once
     Diagnostics& diags_;
-    std::map<std::string, Node> files_;  // definitions files by path, loaded once
 
     const Node* lookup(const Node& ref, const std::string& file) {
         const std::string& r = ref.text();
@@ -141,30 +141,50 @@ private:
 
 }  // namespace
 
-std::vector<BuiltinSchema> builtin_schemas(Diagnostics& diags) {
+std::optional<Node> BuiltinSchemas::load(const std::string& file, Diagnostics& diags) {
+    auto text = find_embedded(file);
+    if (!text) throw std::logic_error("built-in schema " + file + " is not embedded");
+    auto docs = load_yaml(file, std::string(*text), diags);
+    if (docs.size() != 1) return std::nullopt;
+    RefResolver(definitions_, diags).resolve(docs[0].root, file, 0);
+    return std::move(docs[0].root);
+}
+
+bool BuiltinSchemas::has(std::string_view api_version, std::string_view kind) {
+    for (const auto& b : kBuiltins)
+        if (b.api_version == api_version && b.kind == kind) return true;
+    return false;
+}
+
+const openapi::Schema* BuiltinSchemas::find(const std::string& api_version, const std::string& kind, Diagnostics& diags) {
+    auto it = compiled_.find({api_version, kind});
+    if (it != compiled_.end()) return it->second.get();
+    std::shared_ptr<const openapi::Schema> schema;
+    for (const auto& b : kBuiltins) {
+        if (b.api_version != api_version || b.kind != kind) continue;
+        const std::string file = "schemas/" + std::string(b.file);
+        if (auto root = load(file, diags)) schema = openapi::compile(*root, file, diags);
+        break;
+    }
+    // A kind without a built-in schema (or one that failed) is remembered too.
+    return compiled_.emplace(std::make_pair(api_version, kind), std::move(schema)).first->second.get();
+}
+
+std::vector<BuiltinSchema> BuiltinSchemas::all(Diagnostics& diags) {
     std::vector<BuiltinSchema> out;
-    RefResolver refs(diags);
     for (const auto& b : kBuiltins) {
         BuiltinSchema s{"schemas/" + std::string(b.file), std::string(b.api_version), std::string(b.kind), {}};
-        auto text = find_embedded(s.file);
-        if (!text) throw std::logic_error("built-in schema " + s.file + " is not embedded");
-        auto docs = load_yaml(s.file, std::string(*text), diags);
-        if (docs.size() != 1) continue;
-        s.schema = std::move(docs[0].root);
-        refs.resolve(s.schema, s.file, 0);
+        auto root = load(s.file, diags);
+        if (!root) continue;
+        s.schema = std::move(*root);
         out.push_back(std::move(s));
     }
     return out;
 }
 
 void expand_schema_refs(Node& schema, const std::string& file, Diagnostics& diags) {
-    RefResolver refs(diags);
-    refs.resolve(schema, file, 0);
-}
-
-void load_builtin_schemas(openapi::SchemaSet& out, Diagnostics& diags) {
-    for (auto& b : builtin_schemas(diags))
-        if (auto s = openapi::compile(b.schema, b.file, diags)) out.add(b.api_version, b.kind, std::move(s));
+    std::map<std::string, Node> definitions;
+    RefResolver(definitions, diags).resolve(schema, file, 0);
 }
 
 }  // namespace queueforge::validate

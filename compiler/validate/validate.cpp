@@ -54,13 +54,16 @@ std::string canonical(const std::string& file) {
 }  // namespace
 
 ObjectValidator::ObjectValidator(const std::vector<std::string>& crd_paths, Diagnostics& diags)
-    : custom_(!crd_paths.empty()) {
-    validate::load_builtin_schemas(builtins_, diags);
+    : builtins_(std::make_unique<validate::BuiltinSchemas>()), custom_(!crd_paths.empty()) {
     if (custom_) openapi::load_crds(crd_paths, crds_, diags);
 }
 
+ObjectValidator::~ObjectValidator() = default;
+ObjectValidator::ObjectValidator(ObjectValidator&&) noexcept = default;
+ObjectValidator& ObjectValidator::operator=(ObjectValidator&&) noexcept = default;
+
 bool ObjectValidator::has_schema(const std::string& api_version, const std::string& kind) const {
-    return crds_.find(api_version, kind) || builtins_.find(api_version, kind);
+    return crds_.find(api_version, kind) || validate::BuiltinSchemas::has(api_version, kind);
 }
 
 bool ObjectValidator::check(const Resource& r, Diagnostics& diags, Missing missing, bool status) {
@@ -79,7 +82,7 @@ bool ObjectValidator::check(const Resource& r, Diagnostics& diags, Missing missi
     // A CRD given with --crd wins over the built-in schema of its kind.
     const openapi::Schema* schema = crds_.find(r.ref.api_version, r.ref.kind);
     const bool from_crd = schema != nullptr;
-    if (!schema) schema = builtins_.find(r.ref.api_version, r.ref.kind);
+    if (!schema) schema = builtins_->find(r.ref.api_version, r.ref.kind, diags);
     if (!schema) {
         if (missing == Missing::Error)
             diags.add({Severity::Error, r.file, r.doc.mark(),

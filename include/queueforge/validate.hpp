@@ -8,6 +8,7 @@
 
 #include <queueforge/openapi.hpp>
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -16,14 +17,22 @@
 
 namespace queueforge {
 
+namespace validate {
+class BuiltinSchemas;  // compiler/validate/builtin_schemas.hpp
+}
+
 // Layers 1 and 2 for single objects, as `validate`, `simulate` and `check`
 // all run them: the schemas are queueforge's built-ins (Kueue, Kubernetes,
 // job operators, OpenShift AI), with the CRDs given with --crd adding kinds
-// and replacing built-ins per group/version/kind. Every schema is compiled
-// once, when the validator is made.
+// and replacing built-ins per group/version/kind. CRDs are compiled when the
+// validator is made, each built-in schema when its kind is first checked;
+// every schema once.
 class ObjectValidator {
 public:
     explicit ObjectValidator(const std::vector<std::string>& crd_paths, Diagnostics& diags);
+    ~ObjectValidator();
+    ObjectValidator(ObjectValidator&&) noexcept;
+    ObjectValidator& operator=(ObjectValidator&&) noexcept;
 
     // What to do with a kind no schema covers.
     enum class Missing { Error, Skip };
@@ -36,7 +45,8 @@ public:
     bool has_schema(const std::string& api_version, const std::string& kind) const;
 
 private:
-    openapi::SchemaSet builtins_, crds_;
+    std::unique_ptr<validate::BuiltinSchemas> builtins_;
+    openapi::SchemaSet crds_;
     bool custom_ = false;
     std::set<std::pair<std::string, std::string>> cel_compiled_;  // kinds whose rule problems were reported
     std::set<std::tuple<std::string, int, int>> cel_noted_;       // rules reported (versions may share a file)
