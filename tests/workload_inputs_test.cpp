@@ -491,6 +491,13 @@ TEST_CASE("workload inputs: a site sample file that the API server would refuse 
     CHECK(s.err.find("jobs/job.yaml:") != std::string::npos);
     CHECK(s.err.find("[schema.type]") != std::string::npos);
     CHECK(s.out.find("Admitted") == std::string::npos);
+    // check validates the site's sample files before it simulates anything.
+    auto c = run_cli("check " + shell_quote(tmp.path.string()));
+    INFO(c.out << c.err);
+    CHECK(c.exit == 1);
+    CHECK((c.out + c.err).find("jobs/job.yaml:") != std::string::npos);
+    CHECK((c.out + c.err).find("[schema.type]") != std::string::npos);
+    CHECK((c.out + c.err).find("expectation") == std::string::npos);
 }
 
 TEST_CASE("workload inputs: 1e30 CPUs is accepted as the API server does, and never admitted", "[workload-inputs]") {
