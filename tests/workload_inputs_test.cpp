@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <string>
 
 using namespace queueforge;
@@ -538,4 +539,47 @@ TEST_CASE("workload inputs: validating the bundled examples' jobs keeps simulate
     CHECK_FALSE(d.has_errors());
     CHECK(compile_us < 20000);
     CHECK(per_object_us < 2000);
+}
+
+TEST_CASE("workload inputs: upstream job, pod and DSCInitialization samples pass the built-in schemas", "[workload-inputs]") {
+    auto shared = qf_test::shared_dir();
+    if (!shared) {
+        WARN("skipped: ../shared (Kueue's documentation examples) is not beside this checkout");
+        return;
+    }
+    // The condensed schemas must not refuse what upstream documents: every
+    // example (jobs of each integration, pods, serving workloads, AppWrappers,
+    // Kueue objects) and the OpenShift AI DSCInitialization samples, each
+    // file on its own, without --crd.
+    std::vector<std::filesystem::path> files;
+    for (const char* dir : {"upstream/kueue-examples", "upstream/opendatahub"})
+        for (const auto& e : std::filesystem::recursive_directory_iterator(*shared / dir))
+            if (e.path().extension() == ".yaml" && e.path().filename().string().find("_dscinitialization.yaml") != std::string::npos)
+                files.push_back(e.path());
+            else if (e.path().extension() == ".yaml" && std::string(dir) == "upstream/kueue-examples")
+                files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    std::map<std::string, int> kinds;
+    for (const auto& f : files) {
+        CAPTURE(f.string());
+        LoadedResources in;
+        Diagnostics d;
+        load_resources_from_text(f.string(), qf_test::read_text(f), in, d);
+        ValidationOptions o;
+        o.ignore_missing_schemas = true;
+        validate_all(in, o, d);
+        std::string errors;
+        for (const auto& x : d.all())
+            if (x.severity == Severity::Error && (x.rule.starts_with("schema.") || x.rule.starts_with("workload.")))
+                errors += x.rule + ": " + x.message + "\n";
+        CHECK(errors == "");
+        ObjectValidator v({}, d);
+        for (const auto& r : in.resources)
+            if (v.has_schema(r.ref.api_version, r.ref.kind)) ++kinds[r.ref.kind];
+    }
+    for (const char* k : {"Job", "JobSet", "PyTorchJob", "RayJob", "RayCluster", "Pod", "Deployment", "StatefulSet",
+                          "LeaderWorkerSet", "AppWrapper", "DSCInitialization"}) {
+        CAPTURE(k);
+        CHECK(kinds[k] > 0);
+    }
 }
