@@ -137,6 +137,16 @@ std::vector<BadInput> bad_inputs() {
         {"Workload podSet template without containers",
          workload("  podSets:\n    - name: main\n      count: 1\n      template: {spec: {}}\n"), "schema.required",
          "spec.podSets[0].template.spec.containers: Required value"},
+        {"WorkloadPriorityClass value 99999999999",
+         std::string("apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata: {name: huge}\nvalue: 99999999999\n---\n") +
+             "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: train\n  namespace: team-a\n"
+             "  labels: {kueue.x-k8s.io/priority-class: huge}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n"
+             "      containers: [{name: main, resources: {requests: {cpu: 1}}}]\n",
+         "schema.format", "value"},
+        {"PriorityClass value 99999999999",
+         "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: huge}\nvalue: 99999999999\n---\n" +
+             job("      priorityClassName: huge\n      containers: [{name: main, resources: {requests: {cpu: 1}}}]\n"),
+         "schema.format", "value"},
         {"300-character Workload name",
          "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: " + std::string(300, 'w') +
              ", namespace: team-a}\nspec:\n  queueName: default\n" + pod_sets(1),
@@ -161,7 +171,7 @@ TEST_CASE("workload inputs: every kind queueforge reads has a built-in schema, a
     CHECK(all.size() >= 47);
     CHECK(compiled == all.size());
     const std::pair<const char*, const char*> kinds[] = {
-        {"v1", "Pod"}, {"v1", "Namespace"}, {"v1", "Node"}, {"v1", "LimitRange"}, {"batch/v1", "Job"},
+        {"scheduling.k8s.io/v1", "PriorityClass"}, {"v1", "Pod"}, {"v1", "Namespace"}, {"v1", "Node"}, {"v1", "LimitRange"}, {"batch/v1", "Job"},
         {"apps/v1", "Deployment"}, {"apps/v1", "StatefulSet"}, {"jobset.x-k8s.io/v1alpha2", "JobSet"},
         {"kubeflow.org/v1", "PyTorchJob"}, {"kubeflow.org/v1", "TFJob"}, {"kubeflow.org/v1", "XGBoostJob"},
         {"kubeflow.org/v1", "PaddleJob"}, {"kubeflow.org/v1", "JAXJob"}, {"kubeflow.org/v2beta1", "MPIJob"},

@@ -30,6 +30,14 @@ bool is_site_path(const std::string& p, std::string& site_file) {
     return false;
 }
 
+// Objects whose values end up in simulated Workloads (their podSets,
+// their priority): refused like the API server would, never wrapped.
+bool feeds_workloads(const Resource& r) {
+    const bool kueue = r.ref.api_version.starts_with("kueue.x-k8s.io/");
+    return (kueue && (r.ref.kind == "Workload" || r.ref.kind == "WorkloadPriorityClass")) ||
+           (r.ref.kind == "PriorityClass" && r.ref.api_version.starts_with("scheduling.k8s.io/"));
+}
+
 Expectation expectation_of(const site::Expectation& e) {
     Expectation x;
     x.status = e.status.value;
@@ -113,7 +121,7 @@ std::optional<Inputs> load_inputs(const Options& opts, Diagnostics& diags) {
                 if (auto s = parse_site(r.doc, r.file, diags)) sites.emplace_back(std::move(*s), r.file);
             } else if (jobs::is_job(r) || jobs::unsupported_job_reason(r)) {
                 job_inputs.push_back(std::move(r));
-            } else if (r.ref.kind == "Workload" && r.ref.api_version.starts_with("kueue.x-k8s.io/")) {
+            } else if (feeds_workloads(r)) {
                 if (check(r, diags)) config.push_back(std::move(r));
             } else {
                 config.push_back(std::move(r));
