@@ -75,6 +75,7 @@ int run_simulate(const SimulateFlags& f) {
         std::cout << (f.output == "json" ? scenarios::format_json(*report) : scenarios::format_text(*report));
     }
     std::cout.flush();
+    // An error-level finding fails the run, as in every command (the gate's verdict).
     return std::cout.good() ? rc : kInvalid;
 }
 

@@ -57,10 +57,10 @@ int run_validate(ValidateFlags f) {
 Command add_validate(CLI::App& app) {
     auto flags = std::make_shared<ValidateFlags>();
     CLI::App* sub = app.add_subcommand(
-        "validate", "Check Kueue and DataScienceCluster manifests (and site files) as the API server and Kueue would");
+        "validate", "Check Kueue, job and DataScienceCluster manifests (and site files) as the API server and Kueue would");
     sub->add_option("paths", flags->paths, "Files, folders or - for stdin (YAML, JSON, List, kubectl dumps)")->required();
     sub->add_option("-o,--output", flags->output, "text, json, sarif, junit or github");
-    sub->add_option("--crd", flags->crds, "Validate against the CRDs in this file or folder instead of the built-in schemas (repeatable)")
+    sub->add_option("--crd", flags->crds, "Add the CRDs in this file or folder; each replaces the built-in schema of its kind (repeatable)")
         ->allow_extra_args(false);  // one value per --crd: the paths after it stay positional
     sub->add_option("--target", flags->target, "Also report what this target does not serve (e.g. rhoai-2.16, kueue-0.13)");
     add_gate_flags(*sub, flags->gate, true);

@@ -35,7 +35,8 @@ std::vector<Builtin> builtins() {
     const std::pair<const char*, const char*> kueue[] = {
         {"resourceflavor", "resourceflavors"}, {"clusterqueue", "clusterqueues"},
         {"localqueue", "localqueues"},         {"cohort", "cohorts"},
-        {"workloadpriorityclass", "workloadpriorityclasses"}, {"workload", "workloads"}};
+        {"workloadpriorityclass", "workloadpriorityclasses"}, {"workload", "workloads"},
+        {"admissioncheck", "admissionchecks"}, {"topology", "topologies"}};
     std::vector<Builtin> out;
     for (const char* v : {"v1beta1", "v1beta2"})
         for (const auto& [stem, plural] : kueue)
@@ -43,6 +44,9 @@ std::vector<Builtin> builtins() {
     out.push_back({"schemas/kueue/v1alpha1/cohort.yaml", "upstream/kueue/v0.10.6/kueue.x-k8s.io_cohorts.yaml", "v1alpha1"});
     out.push_back({"schemas/opendatahub/v1/datasciencecluster.yaml", dsc_crd, "v1"});
     out.push_back({"schemas/opendatahub/v2/datasciencecluster.yaml", dsc_crd, "v2"});
+    const std::string dsci_crd = "upstream/opendatahub/odh-bundle_3.5.0/dscinitialization.opendatahub.io_dscinitializations.yaml";
+    out.push_back({"schemas/opendatahub/v1/dscinitialization.yaml", dsci_crd, "v1"});
+    out.push_back({"schemas/opendatahub/v2/dscinitialization.yaml", dsci_crd, "v2"});
     return out;
 }
 
@@ -56,7 +60,8 @@ struct Exclusion {
 const Exclusion kExclusions[] = {
     {"/workload.yaml", "spec.podSets[].template",
      "corev1.PodTemplateSpec: ~9000 lines per version upstream (containers, volumes, affinity, ...); "
-     "queueforge reads pod requests itself and does not re-validate pod specs"},
+     "condensed once in schemas/definitions/k8s.yaml (containers, names, quantities) and pulled in with $ref"},
+    {"/dscinitialization.yaml", "status", "written by the operator, never by users; accepted as written"},
 };
 
 bool applies(const Exclusion& e, const std::string& file) {
@@ -71,8 +76,9 @@ const Exclusion* excluded(const std::string& file, const std::string& path) {
 }
 
 // The keywords our schemas may use: the structural-schema subset of a CRD's
-// openAPIV3Schema that queueforge's validator implements.
-const std::set<std::string> kAllowedKeywords = {
+// openAPIV3Schema that queueforge's validator implements, and $ref to a shared
+// definition (schemas/definitions/, expanded before compilation).
+const std::set<std::string> kAllowedKeywords = {"$ref",
     "type", "properties", "required", "items", "additionalProperties", "enum", "pattern", "format",
     "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "maxProperties", "nullable",
     "default", "x-kubernetes-int-or-string", "x-kubernetes-preserve-unknown-fields",

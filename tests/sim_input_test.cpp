@@ -454,7 +454,12 @@ spec: {queueName: q, podSets: [{name: main, count: 1, template: {spec: {containe
         for (const auto& d : r.diags.all())
             if (d.rule == "sim.invalid" && d.mark.line == 0) positioned = false;
         CHECK(positioned);
-        CHECK(r.wl("badqty").admitted);  // the bad request is dropped
+        // A request Kueue cannot account is an error and the Workload is not
+        // simulated: dropping the request and admitting the rest was a false
+        // all-clear.
+        CHECK(r.has_rule("sim.invalid"));
+        CHECK(std::none_of(r.result.workloads.begin(), r.result.workloads.end(),
+                           [](const auto& w) { return w.name == "badqty"; }));
     }
 }
 

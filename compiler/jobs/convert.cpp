@@ -166,6 +166,7 @@ std::vector<Resource> workloads_from_jobs(const std::vector<Resource>& jobs, con
     std::vector<Item> order;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         const Resource& r = jobs[i];
+        if (opts.check && (is_job(r) || unsupported_job_reason(r)) && !opts.check(r, diags)) continue;
         if (!is_job(r)) {
             if (auto why = unsupported_job_reason(r))
                 Reporter(r, diags).report(Severity::Warning, "jobs.unsupported", &r.doc, "",

@@ -188,9 +188,11 @@ void apply_overrides(const site::Workload& w, const std::string& timestamp, cons
     }
 }
 
-std::optional<Resource> file_sample(const site::Site& s, const site::Workload& w, const std::string& timestamp,
-                                    const std::string& site_dir, const ClusterContext& ctx, Diagnostics& diags,
-                                    std::vector<SourceText>& sources) {
+// The manifest(s) of a `file` entry, positions in `shown` (the path as
+// written beside the site's folder); nullopt when the file cannot be read,
+// no resources (but the text, for carets) when it does not parse.
+std::optional<LoadedResources> load_sample_file(const site::Site& s, const site::Workload& w, const std::string& site_dir,
+                                                Diagnostics& diags) {
     auto real = resolve_inside(s, w, site_dir, diags);
     if (!real) return std::nullopt;
     std::string text;
@@ -204,8 +206,26 @@ std::optional<Resource> file_sample(const site::Site& s, const site::Workload& w
     LoadedResources loaded;
     const std::size_t errors_before = diags.count(Severity::Error);
     load_resources_from_text(shown, text, loaded, diags);
+    if (diags.count(Severity::Error) > errors_before) loaded.resources.clear();
+    return loaded;
+}
+
+std::optional<Resource> file_sample(const site::Site& s, const site::Workload& w, const std::string& timestamp,
+                                    const std::string& site_dir, const ClusterContext& ctx, Diagnostics& diags,
+                                    std::vector<SourceText>& sources, const ManifestCheck& check) {
+    const std::size_t errors_before = diags.count(Severity::Error);
+    auto file = load_sample_file(s, w, site_dir, diags);
+    if (!file) return std::nullopt;
+    LoadedResources& loaded = *file;
     for (auto& src : loaded.sources) sources.push_back(std::move(src));
     if (diags.count(Severity::Error) > errors_before) return std::nullopt;
+    // The manifest as written is what the API server would get: checked
+    // before the entry's settings are laid over it.
+    if (check) {
+        bool ok = true;
+        for (const auto& r : loaded.resources) ok = check(r, diags) && ok;
+        if (!ok) return std::nullopt;
+    }
 
     apply_overrides(w, timestamp, ctx, loaded.resources, diags);
     const std::size_t findings_before = diags.all().size();
@@ -232,14 +252,26 @@ std::vector<SampleWorkload> workloads_from_site(const site::Site& s, const std::
 
 std::vector<SampleWorkload> workloads_from_site(const site::Site& s, const std::string& site_dir,
                                                 const ClusterContext& ctx, Diagnostics& diags,
-                                                std::vector<SourceText>& sources) {
+                                                std::vector<SourceText>& sources, const ManifestCheck& check) {
     std::vector<SampleWorkload> out;
     for (std::size_t i = 0; i < s.workloads.size(); ++i) {
         const site::Workload& w = s.workloads[i];
         const std::string ts = timestamp_plus(kSampleEpoch, static_cast<std::int64_t>(i)).value_or(kSampleEpoch);
         auto wl = w.file.value.empty() ? inline_sample(s, w, ts, ctx, diags)
-                                       : file_sample(s, w, ts, site_dir, ctx, diags, sources);
+                                       : file_sample(s, w, ts, site_dir, ctx, diags, sources, check);
         if (wl) out.push_back({std::move(*wl), &w});
+    }
+    return out;
+}
+
+LoadedResources read_sample_files(const site::Site& s, const std::string& site_dir, Diagnostics& diags) {
+    LoadedResources out;
+    for (const auto& w : s.workloads) {
+        if (w.file.value.empty()) continue;
+        auto file = load_sample_file(s, w, site_dir, diags);
+        if (!file) continue;
+        for (auto& r : file->resources) out.resources.push_back(std::move(r));
+        for (auto& src : file->sources) out.sources.push_back(std::move(src));
     }
     return out;
 }

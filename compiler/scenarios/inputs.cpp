@@ -7,6 +7,7 @@
 #include <queueforge/resource.hpp>
 #include <queueforge/sim_workloads.hpp>
 #include <queueforge/site_parse.hpp>
+#include <queueforge/validate.hpp>
 
 #include <filesystem>
 #include <set>
@@ -27,6 +28,14 @@ bool is_site_path(const std::string& p, std::string& site_file) {
         return false;
     }
     return false;
+}
+
+// Objects whose values end up in simulated Workloads (their podSets,
+// their priority): refused like the API server would, never wrapped.
+bool feeds_workloads(const Resource& r) {
+    const bool kueue = r.ref.api_version.starts_with("kueue.x-k8s.io/");
+    return (kueue && (r.ref.kind == "Workload" || r.ref.kind == "WorkloadPriorityClass")) ||
+           (r.ref.kind == "PriorityClass" && r.ref.api_version.starts_with("scheduling.k8s.io/"));
 }
 
 Expectation expectation_of(const site::Expectation& e) {
@@ -83,6 +92,16 @@ std::optional<Inputs> load_inputs(const Options& opts, Diagnostics& diags) {
     std::vector<Resource> job_inputs;
     std::vector<Sample>& samples = report.samples;
     auto& sites = report.sites;
+    // Job manifests and Workloads are checked as the API server would on
+    // create before anything is simulated, with the schemas `validate` uses
+    // (compiled once, when the first object needs them). A running
+    // Workload's status is the cluster's, read as it is.
+    std::optional<ObjectValidator> validator;
+    Diagnostics schema_load;
+    const jobs::ManifestCheck check = [&](const Resource& r, Diagnostics& d) {
+        if (!validator) validator.emplace(std::vector<std::string>{}, schema_load);
+        return validator->check(r, d, ObjectValidator::Missing::Skip, /*status=*/false);
+    };
 
     for (const auto& p : opts.paths) {
         std::string site_file;
@@ -102,6 +121,8 @@ std::optional<Inputs> load_inputs(const Options& opts, Diagnostics& diags) {
                 if (auto s = parse_site(r.doc, r.file, diags)) sites.emplace_back(std::move(*s), r.file);
             } else if (jobs::is_job(r) || jobs::unsupported_job_reason(r)) {
                 job_inputs.push_back(std::move(r));
+            } else if (feeds_workloads(r)) {
+                if (check(r, diags)) config.push_back(std::move(r));
             } else {
                 config.push_back(std::move(r));
             }
@@ -117,7 +138,8 @@ std::optional<Inputs> load_inputs(const Options& opts, Diagnostics& diags) {
     }
     auto ctx = jobs::cluster_context(config);
     for (auto& [s, file] : sites) {
-        auto converted = jobs::workloads_from_site(s, fs::path(file).parent_path().string(), ctx, diags, report.sources);
+        auto converted =
+            jobs::workloads_from_site(s, fs::path(file).parent_path().string(), ctx, diags, report.sources, check);
         for (auto& c : converted) {
             Sample x{std::move(c.workload), std::nullopt};
             if (c.sample && c.sample->expect) x.expect = expectation_of(*c.sample->expect);
@@ -127,8 +149,10 @@ std::optional<Inputs> load_inputs(const Options& opts, Diagnostics& diags) {
     if (!job_inputs.empty()) {
         jobs::JobOptions jo;
         jo.fallback_epoch = "2026-01-01T12:00:00Z";
+        jo.check = check;
         for (auto& w : jobs::workloads_from_jobs(job_inputs, ctx, diags, jo)) samples.push_back({std::move(w), std::nullopt});
     }
+    diags.append(schema_load);  // problems in the built-in schemas themselves (none expected)
     if (diags.has_errors()) return std::nullopt;
     return report;
 }

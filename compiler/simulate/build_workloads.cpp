@@ -174,6 +174,7 @@ void add_workloads(const std::vector<const Resource*>& workloads, Model& m, cons
             rd.error(spec, "Workload has no podSets; ignored", "sim.invalid");
             continue;
         }
+        const std::size_t errors_before = rd.diags.count(Severity::Error);
         auto lr_it = limit_ranges.find(w.ns);
         const LimitRangeSummary* lr = lr_it == limit_ranges.end() ? nullptr : &lr_it->second;
         std::vector<std::string> invalid, limit_errs;
@@ -200,6 +201,11 @@ void add_workloads(const std::vector<const Resource*>& workloads, Model& m, cons
             ++index;
         }
         if (w.podsets.empty()) continue;
+        // A request reported above as unusable (not a quantity, or one past
+        // what Kueue's int64 accounting holds, such as cpu: 1e30, which the
+        // API server accepts but Kueue's MilliValue overflows) would be left
+        // out of the totals: simulating the rest would show a false Admitted.
+        if (rd.diags.count(Severity::Error) > errors_before) continue;
         w.hash = m.shape_id(shape);
         if (!invalid.empty()) w.invalid_message = "resources validation failed: " + aggregate_errors(invalid);
         else if (!limit_errs.empty())

@@ -4,13 +4,12 @@
 #include <queueforge/site_parse.hpp>
 #include <queueforge/validate.hpp>
 
-#include "openapi/cel_validation.hpp"
-#include "validate/builtin_schemas.hpp"
+#include <queueforge/sim_workloads.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
-#include <tuple>
 
 namespace queueforge {
 
@@ -21,9 +20,16 @@ bool is_site(const Resource& r) { return r.ref.kind == "Site" && r.ref.api_versi
 // Compiles a site found among the inputs; its objects join the checks with
 // their origin in the site file as position.
 void compile_site_resource(const Resource& r, const ValidationOptions& opts, std::vector<Resource>& generated,
-                           std::vector<Resource>& pool_nodes, Diagnostics& diags) {
+                           std::vector<Resource>& pool_nodes, std::vector<Resource>& samples,
+                           std::vector<SourceText>& sources, Diagnostics& diags) {
     auto s = parse_site(r.doc, r.file, diags);
     if (!s) return;
+    if (r.file != "-" && r.file != "<stdin>") {
+        auto files = jobs::read_sample_files(*s, std::filesystem::path(r.file).parent_path().string(), diags);
+        samples.insert(samples.end(), std::make_move_iterator(files.resources.begin()),
+                       std::make_move_iterator(files.resources.end()));
+        sources.insert(sources.end(), files.sources.begin(), files.sources.end());
+    }
     LowerOptions lo;
     if (opts.target) lo.target_override = opts.target->name;
     auto lowered = lower_site(*s, diags, lo);
@@ -32,83 +38,44 @@ void compile_site_resource(const Resource& r, const ValidationOptions& opts, std
     for (auto& o : lowered->objects) generated.push_back(resource_of(std::move(o), r.file));
 }
 
-bool kueue_kind(const Resource& r) { return r.ref.api_version.starts_with("kueue.x-k8s.io/"); }
+std::string canonical(const std::string& file) {
+    std::error_code ec;
+    auto p = std::filesystem::weakly_canonical(file, ec);
+    return ec ? file : p.string();
+}
 
 }  // namespace
 
 ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& opts, Diagnostics& diags) {
-    openapi::SchemaSet schemas;
-    const bool custom = !opts.crd_paths.empty();
-    if (custom) openapi::load_crds(opts.crd_paths, schemas, diags);
-    else validate::load_builtin_schemas(schemas, diags);
+    ObjectValidator validator(opts.crd_paths, diags);
 
-    std::vector<Resource> checked, generated, pool_nodes;
+    std::vector<Resource> checked, generated, pool_nodes, samples;
+    std::vector<SourceText> sample_sources;
     for (auto& r : input.resources) {
-        if (is_site(r)) compile_site_resource(r, opts, generated, pool_nodes, diags);
+        if (is_site(r)) compile_site_resource(r, opts, generated, pool_nodes, samples, sample_sources, diags);
         else checked.push_back(r);
     }
+    // A site's sample manifests are usually inputs too (the site's folder
+    // was given): each file is checked once.
+    std::set<std::string> given;
+    for (const auto& src : input.sources) given.insert(canonical(src.path));
+    std::set<std::string> added;
+    for (auto& src : sample_sources)
+        if (!given.count(canonical(src.path)) && added.insert(canonical(src.path)).second) input.sources.push_back(src);
 
     ValidationSummary summary;
     std::map<std::string, std::size_t> per_kind;
-    std::set<std::pair<std::string, std::string>> cel_compiled;  // kinds whose rule problems were reported
-    std::set<std::tuple<std::string, int, int>> cel_noted;       // rules reported (versions may share a file)
+    const auto missing = opts.ignore_missing_schemas ? ObjectValidator::Missing::Skip : ObjectValidator::Missing::Error;
     auto check_one = [&](const Resource& r) {
         ++summary.objects;
         ++per_kind[r.ref.kind];
         summary.checked.push_back({r.file, r.ref});
-        const openapi::Schema* schema = schemas.find(r.ref.api_version, r.ref.kind);
-        if (!schema) {
-            if (!opts.ignore_missing_schemas)
-                diags.add({Severity::Error, r.file, r.doc.mark(),
-                           "no schema for " + r.ref.api_version + " " + r.ref.kind +
-                               (custom ? " in the CRDs given with --crd" : " among queueforge's built-in schemas") +
-                               "; add its CRD with --crd, or skip such objects with --ignore-missing-schemas",
-                           "schema.missing", r.ref, ""});
-            return;
-        }
-        const std::size_t structural_from = diags.all().size();
-        openapi::validate(*schema, r.doc, r.file, r.ref, diags);
-        // The CRD's CEL rules (x-kubernetes-validations) run as on the API
-        // server. Only with --crd: the built-in schemas' rules are Kueue's,
-        // which layer 2 (rules::check_object) implements natively.
-        Diagnostics cel;
-        if (custom && schema->cel_below) {
-            if (cel_compiled.insert({r.ref.api_version, r.ref.kind}).second) {
-                for (const auto& p : openapi::cel_problems(*schema)) {
-                    if (!cel_noted.insert({p.entry->file, p.entry->mark.line, p.entry->mark.col}).second) continue;
-                    diags.add({Severity::Note, p.entry->file, p.entry->mark,
-                               "the x-kubernetes-validations rule " + std::string(p.path.empty() ? "at the root" : "at " + p.path) +
-                                   " of the " + r.ref.kind + " CRD " + p.message +
-                                   (p.message.starts_with("has ") ? "" : "; it is not evaluated"),
-                               "schema.cel-not-evaluated", {}, p.path});
-                }
-            }
-            const auto& all = diags.all();
-            const bool blocked = std::any_of(all.begin() + static_cast<std::ptrdiff_t>(structural_from), all.end(),
-                                             [](const Diagnostic& d) { return openapi::blocks_cel(d); });
-            if (blocked)
-                diags.add({Severity::Note, r.file, r.doc.mark(),
-                           "the CEL rules (x-kubernetes-validations) of the " + r.ref.kind +
-                               " CRD were not evaluated because the object is invalid; correct the errors above "
-                               "to complete validation (the API server skips them too)",
-                           "schema.cel-not-evaluated", r.ref, ""});
-            else
-                openapi::validate_cel(*schema, r.doc, r.file, r.ref, cel);
-        }
-        const std::size_t native_from = diags.all().size();
-        if (kueue_kind(r)) rules::check_object(r, diags);
-        // Kueue's CEL rules are also implemented natively (with finer
-        // positions and rule ids): a CEL finding with the very same message
-        // is the same finding.
-        for (const auto& d : cel.all()) {
-            const auto& all = diags.all();
-            const bool duplicate = std::any_of(all.begin() + static_cast<std::ptrdiff_t>(native_from), all.end(),
-                                               [&](const Diagnostic& n) { return n.message == d.message; });
-            if (!duplicate) diags.add(d);
-        }
+        validator.check(r, diags, missing);
     };
     for (const auto& r : checked) check_one(r);
     for (const auto& r : generated) check_one(r);
+    for (const auto& r : samples)
+        if (!given.count(canonical(r.file))) check_one(r);
 
     std::vector<Resource> all = checked;
     all.insert(all.end(), generated.begin(), generated.end());

@@ -9,6 +9,7 @@
 #include <queueforge/site.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -64,12 +65,18 @@ std::optional<std::string> unsupported_job_reason(const Resource& r);
 std::vector<Resource> workloads_from_jobs(const std::vector<Resource>& jobs, const ClusterContext& ctx,
                                           Diagnostics& diags);
 
+// Called on each job manifest before it is converted (simulate and check
+// pass the schema validator here): false drops the job, after the check
+// reported why.
+using ManifestCheck = std::function<bool(const Resource&, Diagnostics&)>;
+
 struct JobOptions {
     // RFC 3339 UTC time ("2026-01-01T00:00:00Z"). When set, a Workload whose
     // job has no creationTimestamp gets this time plus i seconds, i being the
     // job's rank in (file path, document index in the file) order -- so queue
     // order never depends on the order the paths were given in.
     std::string fallback_epoch;
+    ManifestCheck check;  // empty: no check
 };
 std::vector<Resource> workloads_from_jobs(const std::vector<Resource>& jobs, const ClusterContext& ctx,
                                           Diagnostics& diags, const JobOptions& opts);
@@ -98,10 +105,17 @@ struct SampleWorkload {
 // exactly one Workload.
 std::vector<SampleWorkload> workloads_from_site(const site::Site& s, const std::string& site_dir,
                                                 const ClusterContext& ctx, Diagnostics& diags);
-// Same, and the manifest texts read are appended to `sources` (for carets).
+// Same, and the manifest texts read are appended to `sources` (for carets);
+// `check`, when given, runs on every manifest read (as written, before the
+// entry's settings are laid over it) and drops the sample when it fails.
 std::vector<SampleWorkload> workloads_from_site(const site::Site& s, const std::string& site_dir,
                                                 const ClusterContext& ctx, Diagnostics& diags,
-                                                std::vector<SourceText>& sources);
+                                                std::vector<SourceText>& sources, const ManifestCheck& check = {});
+
+// The manifests the site's `workloads[].file` entries name, read as
+// workloads_from_site reads them (inside the site's folder only; problems
+// with the paths are errors), in section order, with their texts.
+LoadedResources read_sample_files(const site::Site& s, const std::string& site_dir, Diagnostics& diags);
 
 inline constexpr const char* kSampleEpoch = "2026-01-01T00:00:00Z";
 
