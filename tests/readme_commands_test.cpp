@@ -106,12 +106,12 @@ TEST_CASE("README: every queueforge command line exits as documented", "[cli][re
     fs::create_symlink(*shared, tmp.path / "shared");
     const std::string bin = qf_test::shell_quote(fs::path(QF_BINARY).parent_path().string());
     const std::string env = "cd " + qf_test::shell_quote(ws.string()) + " && export PATH=" + bin + ":\"$PATH\" NO_COLOR=1 && ";
-    // manifests/: a cluster's rendered queues; crds/: Kueue 0.10's CRDs (OpenShift AI 2.19).
-    REQUIRE(sh(env + "queueforge build examples/multi-team -o manifests/ >/dev/null") == 0);
+    // manifests/: the queues of an OpenShift AI 2.19 cluster; crds/: Kueue 0.10's CRDs (what 2.19 ships).
+    REQUIRE(sh(env + "queueforge build examples/multi-team --target rhoai-2.19 -o manifests/ >/dev/null 2>&1") == 0);
     copy_tree(*shared / "upstream/kueue/v0.10.6", ws / "crds");
     // clusters/prod with its rendered output, and a policy of the organisation's.
     copy_tree(qf_test::source_dir() / "examples/multi-team", ws / "clusters/prod");
-    REQUIRE(sh(env + "queueforge build clusters/prod -o clusters/prod/rendered >/dev/null") == 0);
+    REQUIRE(sh(env + "queueforge build clusters/prod -o clusters/prod/rendered >/dev/null 2>&1") == 0);
     qf_test::write_text(ws / "org-policies/team-label.yaml", R"(apiVersion: queueforge.io/v1alpha1
 kind: Policy
 metadata:
