@@ -61,7 +61,7 @@ TEST_CASE("cli: import of a rendered folder builds the same bytes again", "[cli]
     CHECK(contains(imp.out, "kind: Site\n"));
 }
 
-TEST_CASE("cli: import keeps unknown kinds with a warning; --strict fails; nothing half-written", "[cli][import]") {
+TEST_CASE("cli: import keeps unknown kinds with a warning, --strict fails, nothing half-written", "[cli][import]") {
     const std::string dump = R"(apiVersion: v1
 kind: List
 items:

@@ -136,7 +136,7 @@ TEST_CASE("bad input: cycles in the cohort hierarchy") {
                  {8, 25, "V45", "cycle in cohort hierarchy (a -> b -> c -> a)"});
 }
 
-TEST_CASE("bad input: the CLI exits 1 and writes nothing; a usage error exits 2") {
+TEST_CASE("bad input: the CLI exits 1 and writes nothing, a usage error exits 2") {
     qf_test::TempDir tmp;
     qf_test::write_text(tmp.path / "queueforge-site.yaml", kHead + "  pools: [{name: BAD}]\n");
     auto out = tmp.path / "rendered";

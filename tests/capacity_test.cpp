@@ -272,7 +272,7 @@ metadata: {name: no-spec}
     CHECK_NOTHROW(nlohmann::json::parse(capacity::render_json(r)));
 }
 
-TEST_CASE("capacity: a pool without a node count has no capacity; shares in site order", "[capacity]") {
+TEST_CASE("capacity: a pool without a node count has no capacity, shares in site order", "[capacity]") {
     Diagnostics diags;
     auto s = parse_site_text("site.yaml", R"(apiVersion: queueforge.io/v1alpha1
 kind: Site

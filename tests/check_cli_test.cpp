@@ -29,7 +29,7 @@ spec:
 
 }  // namespace
 
-TEST_CASE("check: a good site passes; the example sites pass") {
+TEST_CASE("check: a good site passes, the example sites pass") {
     qf_test::TempDir tmp;
     qf_test::write_text(tmp.path / "queueforge-site.yaml", kSite);
     auto r = run_cli("check " + shell_quote(tmp.path.string()));

@@ -853,7 +853,7 @@ TEST_CASE("crd cel: hostile values anywhere in real objects never crash the eval
     if (std::getenv("QF_CEL_COUNTS")) std::printf("hostile values: %zu runs, %zu findings\n", runs, findings);
 }
 
-TEST_CASE("validate: --crd takes one value; the files after it are validated, not read as CRDs", "[crdcel][defects]") {
+TEST_CASE("validate: --crd takes one value, the files after it are validated, not read as CRDs", "[crdcel][defects]") {
     const std::string crd = shell_quote((kFixtures / "widgets-crd.yaml").string());
     const std::string bad = shell_quote((kFixtures / "widgets-bad.yaml").string());
     auto one = run_cli("validate --crd " + crd + " " + bad + " " + shell_quote((kFixtures / "widgets-good.yaml").string()));

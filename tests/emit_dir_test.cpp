@@ -74,7 +74,7 @@ TEST_CASE("emit: an output path that is a file is refused and left unchanged") {
     CHECK(qf_test::read_text(tmp.path / "file") == "keep");
 }
 
-TEST_CASE("cli: init writes a starter site that builds; schema and version print") {
+TEST_CASE("cli: init writes a starter site that builds, schema and version print") {
     qf_test::TempDir tmp;
     for (const char* t : {"minimal", "multi-team", "rhoai-3"}) {
         INFO(t);
@@ -98,7 +98,7 @@ TEST_CASE("cli: init writes a starter site that builds; schema and version print
     CHECK(qf_test::run_cli("build --help").out.find("Exit codes") != std::string::npos);
 }
 
-TEST_CASE("emit: --prune removes only files queueforge wrote; --check reports drift without writing") {
+TEST_CASE("emit: --prune removes only files queueforge wrote, --check reports drift without writing") {
     qf_test::TempDir tmp;
     auto dir = tmp.path / "rendered";
     Diagnostics d;

@@ -388,7 +388,7 @@ TEST_CASE("explain: the command's answers in text and JSON", "[explain]") {
     CHECK(missing.error.find("no field spec.nope in ClusterQueue/llm") != std::string::npos);
 }
 
-TEST_CASE("explain: build --annotate writes the provenance as comments; the default output is unchanged", "[explain]") {
+TEST_CASE("explain: build --annotate writes the provenance as comments, the default output is unchanged", "[explain]") {
     auto b = build_example("multi-team");
     std::string plain = render_stream(b.lowered.objects, "queueforge-site.yaml");
     std::string annotated = render_stream(b.lowered.objects, "queueforge-site.yaml", "queueforge-site.yaml");

@@ -617,7 +617,7 @@ metadata: {name: default-flavor}
     CHECK(rebuilt.size() == 3);
 }
 
-TEST_CASE("import: identical duplicates are imported once; conflicting ones are an error naming both", "[import]") {
+TEST_CASE("import: identical duplicates are imported once, conflicting ones are an error naming both", "[import]") {
     const std::string rf = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: gpu}\nspec: {nodeLabels: {a: b}}\n";
     auto same = import_text(rf + "---\n" + rf);
     REQUIRE(same.result);

@@ -343,7 +343,7 @@ spec:
     CHECK(pod_sets(r.out[0]) == "chief:1 ps:2 worker:4 evaluator:1");
 }
 
-TEST_CASE("jobs: JAXJob is workers only; MPIJob is launcher then worker") {
+TEST_CASE("jobs: JAXJob is workers only, MPIJob is launcher then worker") {
     Run r(yaml(R"(
 apiVersion: kubeflow.org/v1
 kind: JAXJob
@@ -955,7 +955,7 @@ TEST_CASE("jobs: every single-node mutation of the Kueue samples converts or fai
     CHECK(variants > 1000);
 }
 
-TEST_CASE("jobs: unsupported job kinds are skipped with their reason; other objects are ignored") {
+TEST_CASE("jobs: unsupported job kinds are skipped with their reason, other objects are ignored") {
     Run r(yaml(R"(
 apiVersion: batch/v1
 kind: CronJob

@@ -45,7 +45,7 @@ nlohmann::ordered_json spec_of(const Object* o) {
 
 }  // namespace
 
-TEST_CASE("lowering: pools sharing resources form one resource group; missing resources get quota 0") {
+TEST_CASE("lowering: pools sharing resources form one resource group, missing resources get quota 0") {
     Diagnostics d;
     auto l = compile(make_site("kueue-0.19", kPools + R"(  teams:
     - name: ml
@@ -193,7 +193,7 @@ TEST_CASE("lowering: v1beta1 and v1beta2 spellings") {
     CHECK(find(*now, "Cohort", "c")->api_version == "kueue.x-k8s.io/v1beta2");
 }
 
-TEST_CASE("lowering: cohort hierarchy needs a target that serves Cohort; v1alpha1 spells parent") {
+TEST_CASE("lowering: cohort hierarchy needs a target that serves Cohort, v1alpha1 spells parent") {
     const std::string body = "  cohorts: [{name: root}, {name: child, parent: root}]\n";
     Diagnostics none;
     CHECK_FALSE(compile(make_site("rhoai-2.16", body), none));

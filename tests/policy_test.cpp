@@ -381,7 +381,7 @@ TEST_CASE("policy: match.targets and the `target` variable", "[policy]") {
     CHECK(n.empty());
 }
 
-TEST_CASE("policy: matchConditions select objects; their errors are findings", "[policy]") {
+TEST_CASE("policy: matchConditions select objects, their errors are findings", "[policy]") {
     const std::string objects = kQueue + "---\n" +
                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: default-flavor}\n";
     auto d = run(policy_doc("c", yaml(R"Y(
@@ -771,7 +771,7 @@ TEST_CASE("policy: truncated and corrupted policy files never crash", "[policy]"
     CHECK(rejected > 0);
 }
 
-TEST_CASE("policy: each site is its own cluster; manifests beside one site join it", "[policy]") {
+TEST_CASE("policy: each site is its own cluster, manifests beside one site join it", "[policy]") {
     auto site = [](const std::string& name, const std::string& team) {
         return "apiVersion: queueforge.io/v1alpha1\nkind: Site\nmetadata: {name: " + name + "}\nspec:\n  target: rhoai-2.10\n"
                "  pools: [{name: cpu, nodes: 2, allocatable: {cpu: 8}}]\n  teams:\n  - name: " + team +

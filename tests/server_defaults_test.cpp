@@ -169,7 +169,7 @@ spec:
     CHECK_FALSE(at(own, "metadata.labels")->find("kueue.x-k8s.io/queue-name"));
 }
 
-TEST_CASE("server defaults: Pods, volumes, probes; Namespaces; apps kinds", "[k8s-defaults]") {
+TEST_CASE("server defaults: Pods, volumes, probes, Namespaces, apps kinds", "[k8s-defaults]") {
     const Node pod = defaulted(R"(apiVersion: v1
 kind: Pod
 metadata: {name: p}

@@ -109,7 +109,7 @@ TEST_CASE("simulate: quantities are summed and formatted as Kueue does", "[simul
     CHECK(usage(1000, "{example.com/x: '1'}").at("example.com/x") == "1k");
 }
 
-TEST_CASE("simulate: LimitRange defaults fill missing requests; max violations are Misconfigured", "[simulate][requests]") {
+TEST_CASE("simulate: LimitRange defaults fill missing requests, max violations are Misconfigured", "[simulate][requests]") {
     std::string lr = R"(
 ---
 apiVersion: v1

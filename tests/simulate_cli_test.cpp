@@ -102,7 +102,7 @@ TEST_CASE("simulate: a failed expectation or a sample that can never fit exits 1
     CHECK(run_cli("simulate -o yaml " + shell_quote((tmp.path / "b").string())).exit == 2);
 }
 
-TEST_CASE("simulate: running Workloads from a cluster dump hold quota; --cycles stops early") {
+TEST_CASE("simulate: running Workloads from a cluster dump hold quota, --cycles stops early") {
     qf_test::TempDir tmp;
     qf_test::write_text(tmp.path / "site/queueforge-site.yaml", kSite);
     qf_test::write_text(tmp.path / "running.yaml", R"(apiVersion: kueue.x-k8s.io/v1beta2

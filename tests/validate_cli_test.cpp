@@ -44,7 +44,7 @@ spec:
 
 }  // namespace
 
-TEST_CASE("validate: clean input exits 0; findings exit 1 with file:line:col") {
+TEST_CASE("validate: clean input exits 0, findings exit 1 with file:line:col") {
     qf_test::TempDir tmp;
     qf_test::write_text(tmp.path / "good.yaml", kGood);
     qf_test::write_text(tmp.path / "bad.yaml", kBad);
@@ -101,7 +101,7 @@ TEST_CASE("validate: site descriptions are compiled and their objects checked") 
     CHECK(bad.out.find("queueforge-site.yaml:6:3: error: spec: unknown field \"poolz\"; did you mean \"pools\"?") != std::string::npos);
 }
 
-TEST_CASE("validate: --target reports what the target does not serve; --strict and --fail-level") {
+TEST_CASE("validate: --target reports what the target does not serve, --strict and --fail-level") {
     std::string cohort = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {name: c}\nspec: {}\n";
     CHECK(run_cli("validate -", cohort).exit == 0);
     auto t = run_cli("validate --target rhoai-2.16 -", cohort);
@@ -141,7 +141,7 @@ TEST_CASE("validate: every output format") {
     CHECK(run_cli("validate -o yamlish " + file).exit == 2);
 }
 
-TEST_CASE("validate: CRDs given with --crd replace the built-in schemas; their CEL rules are evaluated") {
+TEST_CASE("validate: CRDs given with --crd replace the built-in schemas, their CEL rules are evaluated") {
     auto shared = qf_test::shared_dir();
     if (!shared) {
         WARN("skipped: ../shared (the reference CRDs) is not beside this checkout");

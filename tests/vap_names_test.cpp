@@ -104,7 +104,7 @@ TEST_CASE("vap names: more than 64 matchConditions are refused", "[vap]") {
     CHECK(e[0].mark.line == 8 + 65);
 }
 
-TEST_CASE("vap names: variables[].name is a CEL identifier; a repeat is allowed, the last wins", "[vap]") {
+TEST_CASE("vap names: variables[].name is a CEL identifier, a repeat is allowed, the last wins", "[vap]") {
     auto bad = load(vap("p", "  variables:\n"                                  // 8
                                 "  - name: ok_name1\n"                            // 9
                                 "    expression: '1'\n"                           // 10

@@ -342,7 +342,7 @@ TEST_CASE("vap: matchConditions, failurePolicy, variables and the CREATE request
     CHECK(m[1].message.ends_with("denied request: static2"));
 }
 
-TEST_CASE("vap: authorizer is reported as unsupported; bad documents are clear errors", "[vap]") {
+TEST_CASE("vap: authorizer is reported as unsupported, bad documents are clear errors", "[vap]") {
     const std::string authz = yaml(R"Y(
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy

@@ -423,7 +423,7 @@ TEST_CASE("yaml: moderate alias use stays within the ratio") {
     CHECK(root.size() == 201);
 }
 
-TEST_CASE("yaml: keys must be strings; merge keys are refused") {
+TEST_CASE("yaml: keys must be strings, merge keys are refused") {
     Diagnostic d = expect_error("? [1]\n: 2\n", "yaml.non-string-key");
     CHECK(d.mark == Mark{1, 3});
     expect_error("{[1]: 2}\n", "yaml.non-string-key");
