@@ -2,9 +2,10 @@
 // (site loader, file references, validation) reads a revision or the index
 // exactly as it reads a work tree.
 #include <queueforge/git.hpp>
+#include <queueforge/safe_write.hpp>
+#include <queueforge/source_root.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <vector>
 
 #include <stdlib.h>
@@ -21,6 +22,11 @@ constexpr std::size_t kMaxTotal = 64u * 1024u * 1024u;
 bool materialise(const Repository::Snapshot& snap, const std::vector<std::string>& prefixes, const std::string& dir,
                  std::string& error) {
     std::size_t files = 0, total = 0;
+    // The folder is this revision's work tree: the source root of every
+    // file in it (source_root.hpp), as the repository's top is for a work tree.
+    const fs::path marker = fs::path(dir) / kSnapshotMarker;
+    std::error_code mec;
+    if (!fs::is_regular_file(fs::symlink_status(marker, mec)) && !create_file(marker.string(), "", error)) return false;
     for (const auto& prefix : prefixes) {
         bool truncated = false;
         auto entries = snap.list(prefix, kMaxFiles - files, truncated);
@@ -52,12 +58,7 @@ bool materialise(const Repository::Snapshot& snap, const std::vector<std::string
             ++files;
             std::error_code ec;
             fs::create_directories(out.parent_path(), ec);
-            std::ofstream f(out, std::ios::binary);
-            f.write(content->data(), static_cast<std::streamsize>(content->size()));
-            if (!f) {
-                error = "cannot write " + out.string();
-                return false;
-            }
+            if (!create_file(out.string(), *content, error)) return false;
         }
     }
     return true;
