@@ -104,7 +104,7 @@ TEST_CASE("confine: a committed symlink site/queueforge-site.yaml -> /etc/passwd
     for (const std::string folder : {"site", "leak"}) {
         for (const std::string& cmd : {"queueforge build " + folder, "queueforge check " + folder,
                                        "queueforge simulate " + folder, "queueforge validate " + folder,
-                                       "queueforge explain " + folder + " ClusterQueue/llm",
+                                       "queueforge explain ClusterQueue/llm " + folder,
                                        "queueforge diff --base HEAD " + folder}) {
             auto r = sh(repo, cmd + " || echo \"exit=$?\"");
             INFO(cmd << "\n" << r.out << r.err);

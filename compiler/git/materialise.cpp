@@ -39,7 +39,7 @@ bool materialise(const Repository::Snapshot& snap, const std::vector<std::string
             return false;
         }
         for (const auto& e : entries) {
-            if (e.symlink || e.submodule) continue;
+            if (e.submodule) continue;
             // Git never stores "..", absolute or empty components; refuse them
             // anyway rather than trust the object database.
             fs::path rel(e.path);
@@ -48,7 +48,20 @@ bool materialise(const Repository::Snapshot& snap, const std::vector<std::string
                 if (part == ".." || part.empty()) safe = false;
             if (!safe) continue;
             fs::path out = fs::path(dir) / rel;
-            if (fs::exists(out)) continue;  // overlapping prefixes
+            std::error_code ec;
+            if (fs::exists(fs::symlink_status(out, ec))) continue;  // overlapping prefixes
+            if (e.symlink) {
+                auto target = snap.read_link(e.path, error);
+                if (!target) return false;
+                ++files;
+                fs::create_directories(out.parent_path(), ec);
+                fs::create_symlink(*target, out, ec);
+                if (ec) {
+                    error = "cannot write " + out.string() + ": " + ec.message();
+                    return false;
+                }
+                continue;
+            }
             auto content = snap.read(e.path, kMaxTotal - total, error);
             if (!content) {
                 error += " (reading " + snap.name() + ")";
@@ -56,7 +69,6 @@ bool materialise(const Repository::Snapshot& snap, const std::vector<std::string
             }
             total += content->size();
             ++files;
-            std::error_code ec;
             fs::create_directories(out.parent_path(), ec);
             if (!create_file(out.string(), *content, error)) return false;
         }

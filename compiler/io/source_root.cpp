@@ -47,10 +47,9 @@ std::optional<std::string> confine(const std::string& root, const std::string& p
     // last component included; what does not exist stays as written (and
     // is then reported by the reader as missing).
     const fs::path real = fs::weakly_canonical(fs::absolute(path, ec), ec);
-    if (ec) {
-        if (why) *why = "cannot resolve " + path + ": " + ec.message();
-        return std::nullopt;
-    }
+    // A path that cannot be resolved (a symlink loop, no permission) cannot
+    // be opened either: the reader reports it as unreadable.
+    if (ec) return path;
     if (!within(base, real)) {
         if (why)
             *why = path + " resolves to " + real.string() + ", outside the source root " + base.string() +
@@ -83,7 +82,8 @@ std::optional<std::string> resolve_inside(const std::string& root, const std::st
     // canonical() follows every symlink on the way, so a link that points
     // outside the root shows up as a path that no longer starts with it.
     fs::path full = fs::weakly_canonical(base / rel, ec);
-    if (ec) return fail("cannot resolve \"" + relative + "\": " + ec.message());
+    // Unresolvable (a symlink loop): not readable either; the reader says so.
+    if (ec) return (base / rel).string();
     if (!within(base, full)) return fail("\"" + relative + "\" resolves to " + full.string() + ", outside its folder (a symlink?)");
     return full.string();
 }

@@ -32,14 +32,16 @@ std::string source_root_of(const std::string& path);
 
 // `path` resolved through symlinks when it stays inside `root`, else nullopt
 // with `why` set ("<path> resolves to <target>, outside the source root
-// <root>; not read").
+// <root>; not read"). A path that cannot be resolved at all (a symlink loop)
+// is returned as given: it cannot be opened, and its reader says so.
 std::optional<std::string> confine(const std::string& root, const std::string& path, std::string* why);
 
 // confine(source_root_of(path), path); streams (see above) pass unchanged.
 std::optional<std::string> confine_input(const std::string& path, std::string* why);
 
 // The canonical path of `relative` inside `root`, or nullopt with `why` set:
-// refuses absolute paths, ".." and symlinks leading out of `root`.
+// refuses absolute paths, ".." and symlinks leading out of `root` (a path
+// that cannot be resolved is returned unresolved, as confine does).
 std::optional<std::string> resolve_inside(const std::string& root, const std::string& relative, std::string* why);
 
 }  // namespace queueforge
