@@ -28,7 +28,7 @@ namespace {
 std::map<std::string, std::string> tree(const fs::path& dir) {
     std::map<std::string, std::string> out;
     for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
-        const std::string rel = fs::relative(it->path(), dir).generic_string();
+        const std::string rel = it->path().lexically_relative(dir).generic_string();
         if (it->is_symlink()) out[rel] = "-> " + fs::read_symlink(it->path()).string();
         else if (it->is_regular_file()) out[rel] = qf_test::read_text(it->path());
         else if (it->is_directory()) out[rel + "/"] = "";
@@ -118,11 +118,14 @@ struct Fixture {
         REQUIRE(old_tree != new_tree);
         REQUIRE(old_tree.count("overlays/patch.yaml"));
         REQUIRE(new_tree.count("overlays/patch.yaml"));
+        INFO("old has link: " << old_tree.count("link.yaml") << ", new entries: " << new_tree.size() << ", old: " << old_tree.size());
         REQUIRE(new_tree.count("link.yaml"));
     }
     std::vector<std::string> build_args() const { return {"build", site.string(), "-o", out.string(), "--no-header"}; }
-    std::string build_args_text(const fs::path& dir) const {
-        return "build " + qf_test::shell_quote(site.string()) + " -o " + qf_test::shell_quote(dir.string()) + " --no-header";
+    // The new render into `dir` (the old one with `old_render`).
+    std::string build_args_text(const fs::path& dir, bool old_render = false) const {
+        return "build " + qf_test::shell_quote(site.string()) + " -o " + qf_test::shell_quote(dir.string()) +
+               (old_render ? "" : " --no-header");
     }
     // "old", "new", or a description of the mixture.
     std::string state() const {
@@ -257,7 +260,9 @@ TEST_CASE("emit: Ctrl-C (SIGINT) or SIGTERM during build -o removes the staging 
     std::map<std::string, int> seen;
     for (int run = 0; run < 8; ++run) {
         const int sig = run % 2 ? SIGTERM : SIGINT;
-        const pid_t pid = spawn_cli(f.build_args());
+        auto args = f.build_args();
+        if (run % 4 >= 2) args.pop_back();  // with the header: back to the old render
+        const pid_t pid = spawn_cli(args);
         std::this_thread::sleep_for(std::chrono::duration<double>(at(rng)));
         ::kill(pid, sig);
         const int status = wait_status(pid);
@@ -270,7 +275,29 @@ TEST_CASE("emit: Ctrl-C (SIGINT) or SIGTERM during build -o removes the staging 
         // Handled signals leave nothing behind, without waiting for a next run.
         CHECK(staging_leftovers(f.out).empty());
     }
-    INFO("old " << seen["old"] << ", new " << seen["new"]);
+    // Deterministically inside the write: the signal goes when the staging
+    // folder has appeared.
+    int aborted = 0;
+    for (const int sig : {SIGINT, SIGTERM}) {
+        REQUIRE(qf_test::run_cli(f.build_args_text(f.out, /*old_render=*/true)).exit == 0);
+        REQUIRE(f.state() == "old");
+        const pid_t pid = spawn_cli(f.build_args());
+        auto staging_seen = [&] {
+            for (const auto& e : fs::directory_iterator(f.out.parent_path()))
+                if (e.path().filename().string().starts_with(".rendered.queueforge-tmp-")) return true;
+            return false;
+        };
+        while (!staging_seen() && ::waitpid(pid, nullptr, WNOHANG) == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+        ::kill(pid, sig);
+        const int status = wait_status(pid);
+        const std::string s = f.state();
+        INFO("signal " << sig << " during the write: " << s);
+        CHECK((s == "old" || s == "new"));
+        aborted += s == "old" && WIFSIGNALED(status) && WTERMSIG(status) == sig;
+        CHECK(staging_leftovers(f.out).empty());
+    }
+    CHECK(aborted > 0);
+    WARN("SIGINT/SIGTERM runs: " << seen["old"] << " left the old output, " << seen["new"] << " the new");
 }
 
 TEST_CASE("emit: kill -9 at random moments of build -o never leaves the output folder mixed", "[emit][cli][slow]") {

@@ -19,6 +19,10 @@ InterruptGuard::InterruptGuard() {
     sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, &old_int_);
     sigaction(SIGTERM, &sa, &old_term_);
+    // A signal the process was told to ignore (`queueforge build ... &` in a
+    // script ignores SIGINT) stays ignored.
+    if (old_int_.sa_handler == SIG_IGN) sigaction(SIGINT, &old_int_, nullptr);
+    if (old_term_.sa_handler == SIG_IGN) sigaction(SIGTERM, &old_term_, nullptr);
 }
 
 InterruptGuard::~InterruptGuard() { restore(); }
