@@ -174,3 +174,55 @@ TEST_CASE("confine: init never writes through a symlink planted at its temporary
     for (const auto& e : fs::directory_iterator(dir))
         CHECK(e.path().filename().string().find("queueforge-tmp") == std::string::npos);
 }
+
+TEST_CASE("confine: a policy, a scenario, a --running file or a rendered file that links out is not read", "[confine][cli]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "secret.yaml", std::string("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ") + kSecret + "}\n");
+    const fs::path work = tmp.path / "work";
+    copy_example(work / "site");
+    fs::create_directories(work / "links");
+    for (const std::string n : {"policy.yaml", "scenario.yaml", "running.yaml"})
+        fs::create_symlink(tmp.path / "secret.yaml", work / "links" / n);
+    const std::string site = qf_test::shell_quote((work / "site").string());
+    auto link = [&](const std::string& n) { return qf_test::shell_quote((work / "links" / n).string()); };
+    struct Case {
+        std::string args, names;
+    };
+    for (const Case& c : {Case{"validate --policy " + link("policy.yaml") + " " + site, "policy.yaml"},
+                          Case{"simulate --scenario " + link("scenario.yaml") + " " + site, "scenario.yaml"},
+                          Case{"report --scenario " + link("scenario.yaml") + " -o " +
+                                   qf_test::shell_quote((tmp.path / "r.html").string()) + " " + site,
+                               "scenario.yaml"}}) {
+        auto r = qf_test::run_cli(c.args);
+        INFO(c.args << "\n" << r.out << r.err);
+        CHECK(r.exit == 1);
+        CHECK((r.out + r.err).find(kSecret) == std::string::npos);
+        CHECK((r.out + r.err).find("links/" + c.names + " resolves to") != std::string::npos);
+        CHECK((r.out + r.err).find("io.outside-root") != std::string::npos);
+    }
+
+    // diff --running, in a repository.
+    const fs::path repo = tmp.path / "repo";
+    copy_example(repo / "prod");
+    fs::create_symlink(tmp.path / "secret.yaml", repo / "running.yaml");
+    REQUIRE(sh(repo, "git init -q && git add -A && git commit -qm base").exit == 0);
+    auto d = sh(repo, "queueforge diff --base HEAD --running running.yaml prod || echo \"exit=$?\"");
+    INFO(d.out << d.err);
+    CHECK(d.out.find("exit=1") != std::string::npos);
+    CHECK((d.out + d.err).find(kSecret) == std::string::npos);
+    CHECK(d.err.find("running.yaml resolves to") != std::string::npos);
+
+    // A committed rendered file that links out is reported, not compared.
+    const fs::path rendered = work / "rendered";
+    REQUIRE(qf_test::run_cli("build " + site + " -o " + qf_test::shell_quote(rendered.string())).exit == 0);
+    fs::path victim;
+    for (const auto& e : fs::directory_iterator(rendered))
+        if (e.path().filename().string().starts_with("05-")) victim = e.path();
+    REQUIRE(!victim.empty());
+    fs::remove(victim);
+    fs::create_symlink(tmp.path / "secret.yaml", victim);
+    auto c = qf_test::run_cli("check --rendered " + qf_test::shell_quote(rendered.string()) + " " + site);
+    INFO(c.out << c.err);
+    CHECK(c.exit == 1);
+    CHECK((c.out + c.err).find(victim.filename().string() + " resolves to") != std::string::npos);
+}

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <queueforge/safe_write.hpp>
+#include <queueforge/source_root.hpp>
 
 #include "../io/interrupt.hpp"
 
@@ -303,6 +304,14 @@ bool check_objects(const std::string& dir, const std::vector<Object>& objects, c
         const std::string want = file_text(o, header, annotate_as);
         if (!fs::is_regular_file(f, ec)) {
             diags.error(f.string(), {}, o.kind + " " + o.name + " is not rendered (missing file)", "drift.missing");
+            clean = false;
+            continue;
+        }
+        // A committed file that is a symlink out of the source root is not
+        // compared (that would read it): the confinement rule.
+        std::string why;
+        if (!confine_input(f.string(), &why)) {
+            diags.error(f.string(), {}, why, "io.outside-root");
             clean = false;
             continue;
         }
