@@ -192,6 +192,13 @@ bool write_tree(const Plan& plan, const std::string& dir, const std::vector<Obje
         diags.error(dir, {}, msg + "; the output folder was left as it was", "io");
         return false;
     };
+    // The new folder gets the old one's permission bits (a group-shared
+    // rendered/ stays group-shared).
+    if (plan.existed) {
+        const fs::file_status was = fs::status(out, ec);
+        if (!ec) fs::permissions(staging.path(), was.permissions(), ec);
+        ec.clear();
+    }
     std::string error;
     const std::string header = header_for(site_file);
     for (const auto& o : objects) {
@@ -280,8 +287,12 @@ bool write_objects(const std::string& dir, const std::vector<Object>& objects, c
         io::InterruptGuard guard;
         ok = write_tree(plan, dir, objects, names, site_file, diags, prune, annotate_as, guard);
         // The staging folder (or, after the switch, the old tree) is gone by
-        // now; an interrupted run ends by its signal.
-        if (guard.interrupted()) guard.reraise();
+        // now; an interrupted run ends by its signal (when the caller had
+        // its own handler, it runs and write_objects reports the interruption).
+        if (guard.interrupted()) {
+            if (!ok) diags.error(dir, {}, "interrupted; the output folder was left as it was", "io");
+            guard.reraise();
+        }
     }
     return ok;
 }
