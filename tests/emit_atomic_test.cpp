@@ -206,7 +206,10 @@ TEST_CASE("emit: a rebuild keeps foreign files, folders and symlinks, and --prun
     qf_test::write_text(out / "overlays" / "prod" / "patch.yaml", "kind: Foreign\n");
     fs::create_symlink("/nonexistent/target", out / "dangling.yaml");
     const auto inode_before = fs::hard_link_count(out / "kustomization.yaml");
+    fs::permissions(out, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
     REQUIRE(write_objects(out.string(), {object("ResourceFlavor", "a")}, "", d));
+    // The folder that replaced it keeps its permission bits.
+    CHECK((fs::status(out).permissions() & fs::perms::all) == (fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec));
     CHECK(qf_test::read_text(out / "kustomization.yaml") == "resources: []\n");
     CHECK(fs::hard_link_count(out / "kustomization.yaml") == inode_before);  // the old tree is gone
     CHECK(qf_test::read_text(out / "overlays" / "prod" / "patch.yaml") == "kind: Foreign\n");
