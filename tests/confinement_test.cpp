@@ -56,7 +56,7 @@ void replace_in(const fs::path& file, const std::string& from, const std::string
 
 }  // namespace
 
-TEST_CASE("confine: the source root is the work tree's top, else the command-line path's folder", "[confine]") {
+TEST_CASE("confine: the source root is the work tree's top or else the command-line path's folder", "[confine]") {
     qf_test::TempDir tmp;
     const fs::path repo = tmp.path / "repo";
     fs::create_directories(repo / ".git");
@@ -175,7 +175,7 @@ TEST_CASE("confine: init never writes through a symlink planted at its temporary
         CHECK(e.path().filename().string().find("queueforge-tmp") == std::string::npos);
 }
 
-TEST_CASE("confine: a policy, a scenario, a --running file or a rendered file that links out is not read", "[confine][cli]") {
+TEST_CASE("confine: a policy or a scenario or a --running file or a rendered file that links out is not read", "[confine][cli]") {
     qf_test::TempDir tmp;
     qf_test::write_text(tmp.path / "secret.yaml", std::string("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ") + kSecret + "}\n");
     const fs::path work = tmp.path / "work";

@@ -197,7 +197,7 @@ TEST_CASE("emit: a folder in the way of an output file leaves the output folder 
     CHECK(staging_leftovers(rendered).empty());
 }
 
-TEST_CASE("emit: a rebuild keeps foreign files, folders and symlinks, and --prune still drops only its own", "[emit]") {
+TEST_CASE("emit: a rebuild keeps foreign files folders and symlinks and --prune still drops only its own", "[emit]") {
     qf_test::TempDir tmp;
     const fs::path out = tmp.path / "out";
     Diagnostics d;
@@ -224,7 +224,7 @@ TEST_CASE("emit: a rebuild keeps foreign files, folders and symlinks, and --prun
     CHECK_FALSE(d.has_errors());
 }
 
-TEST_CASE("emit: an output path that is a symlink is refused, the link target untouched", "[emit]") {
+TEST_CASE("emit: an output path that is a symlink is refused and the link target untouched", "[emit]") {
     qf_test::TempDir tmp;
     fs::create_directories(tmp.path / "elsewhere");
     qf_test::write_text(tmp.path / "elsewhere" / "x.txt", "x\n");
@@ -256,7 +256,7 @@ TEST_CASE("emit: staging folders of killed runs are removed by the next run and 
     CHECK(staging_leftovers(out).empty());
 }
 
-TEST_CASE("emit: Ctrl-C (SIGINT) or SIGTERM during build -o removes the staging folder; the output is old or new", "[emit][cli]") {
+TEST_CASE("emit: Ctrl-C (SIGINT) or SIGTERM during build -o removes the staging folder and the output is old or new", "[emit][cli]") {
     Fixture f(600);
     std::mt19937 rng(20261125);
     std::uniform_real_distribution<double> at(0.0, 1.2 * f.new_run.count());
