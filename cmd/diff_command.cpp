@@ -4,6 +4,7 @@
 #include "git_input.hpp"
 
 #include <queueforge/review.hpp>
+#include <queueforge/source_root.hpp>
 
 #include <cerrno>
 #include <cstring>
@@ -60,11 +61,16 @@ int run_diff(const DiffFlags& f) {
     std::string why;
     // A --running file that cannot be read would silently disable the
     // running-workload gate: it is a command-line path error (exit 2).
-    for (const auto& file : f.running)
+    for (const auto& file : f.running) {
+        if (!confine_input(file, &why)) {  // the source root rule: not even opened
+            std::cerr << "queueforge diff: --running " << why << " [io.outside-root]\n";
+            return kInvalid;
+        }
         if (!readable_path(file, why)) {
             std::cerr << "queueforge diff: --running " << file << ": " << why << "\n";
             return kUsage;
         }
+    }
     std::string error;
     auto repo = open_repository(error);
     if (!repo) {

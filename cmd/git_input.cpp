@@ -51,9 +51,19 @@ void relabel(const GitInput& input, Diagnostics& diags, std::vector<SourceText>&
     auto fix = [&](std::string& file) {
         if (file.compare(0, prefix.size(), prefix) == 0) file = input.label + file.substr(prefix.size());
     };
+    // Messages that name the written-out copy (the confinement rule's
+    // "resolves to ..., outside the source root ...") name the revision.
+    const std::string root = fs::path(input.root).lexically_normal().string();
+    const std::string root_name = input.label.empty() ? root : input.label.substr(0, input.label.size() - 1);
+    auto fix_text = [&](std::string& text) {
+        for (const auto& [from, to] : {std::pair{prefix, input.label}, std::pair{root, root_name}})
+            for (std::size_t at = 0; !from.empty() && (at = text.find(from, at)) != std::string::npos; at += to.size())
+                text.replace(at, from.size(), to);
+    };
     Diagnostics out;
     for (auto d : diags.all()) {
         fix(d.file);
+        if (!input.label.empty()) fix_text(d.message);
         out.add(std::move(d));
     }
     diags = std::move(out);

@@ -1,9 +1,9 @@
 #include "cli.hpp"
 
+#include <queueforge/safe_write.hpp>
 #include <queueforge/templates.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 namespace queueforge::cli {
@@ -33,20 +33,11 @@ int run_init(const InitFlags& f) {
         std::cerr << "queueforge init: " << target.string() << " exists; use --force to overwrite\n";
         return kInvalid;
     }
-    fs::path tmp = target;
-    tmp += ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << *text;
-        if (!out) {
-            std::cerr << "queueforge init: cannot write " << tmp.string() << "\n";
-            return kInvalid;
-        }
-    }
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        std::cerr << "queueforge init: cannot write " << target.string() << ": " << ec.message() << "\n";
-        fs::remove(tmp, ec);
+    // A fresh hidden temporary file (O_EXCL|O_NOFOLLOW: never written
+    // through a planted symlink) and one rename.
+    std::string error;
+    if (!replace_file_atomically(target.string(), *text, error)) {
+        std::cerr << "queueforge init: " << error << "\n";
         return kInvalid;
     }
     std::cerr << "wrote " << target.string() << "\n";

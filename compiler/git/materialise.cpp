@@ -2,9 +2,10 @@
 // (site loader, file references, validation) reads a revision or the index
 // exactly as it reads a work tree.
 #include <queueforge/git.hpp>
+#include <queueforge/safe_write.hpp>
+#include <queueforge/source_root.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <vector>
 
 #include <stdlib.h>
@@ -21,6 +22,11 @@ constexpr std::size_t kMaxTotal = 64u * 1024u * 1024u;
 bool materialise(const Repository::Snapshot& snap, const std::vector<std::string>& prefixes, const std::string& dir,
                  std::string& error) {
     std::size_t files = 0, total = 0;
+    // The folder is this revision's work tree: the source root of every
+    // file in it (source_root.hpp), as the repository's top is for a work tree.
+    const fs::path marker = fs::path(dir) / kSnapshotMarker;
+    std::error_code mec;
+    if (!fs::is_regular_file(fs::symlink_status(marker, mec)) && !create_file(marker.string(), "", error)) return false;
     for (const auto& prefix : prefixes) {
         bool truncated = false;
         auto entries = snap.list(prefix, kMaxFiles - files, truncated);
@@ -33,7 +39,7 @@ bool materialise(const Repository::Snapshot& snap, const std::vector<std::string
             return false;
         }
         for (const auto& e : entries) {
-            if (e.symlink || e.submodule) continue;
+            if (e.submodule) continue;
             // Git never stores "..", absolute or empty components; refuse them
             // anyway rather than trust the object database.
             fs::path rel(e.path);
@@ -42,7 +48,20 @@ bool materialise(const Repository::Snapshot& snap, const std::vector<std::string
                 if (part == ".." || part.empty()) safe = false;
             if (!safe) continue;
             fs::path out = fs::path(dir) / rel;
-            if (fs::exists(out)) continue;  // overlapping prefixes
+            std::error_code ec;
+            if (fs::exists(fs::symlink_status(out, ec))) continue;  // overlapping prefixes
+            if (e.symlink) {
+                auto target = snap.read_link(e.path, error);
+                if (!target) return false;
+                ++files;
+                fs::create_directories(out.parent_path(), ec);
+                fs::create_symlink(*target, out, ec);
+                if (ec) {
+                    error = "cannot write " + out.string() + ": " + ec.message();
+                    return false;
+                }
+                continue;
+            }
             auto content = snap.read(e.path, kMaxTotal - total, error);
             if (!content) {
                 error += " (reading " + snap.name() + ")";
@@ -50,14 +69,8 @@ bool materialise(const Repository::Snapshot& snap, const std::vector<std::string
             }
             total += content->size();
             ++files;
-            std::error_code ec;
             fs::create_directories(out.parent_path(), ec);
-            std::ofstream f(out, std::ios::binary);
-            f.write(content->data(), static_cast<std::streamsize>(content->size()));
-            if (!f) {
-                error = "cannot write " + out.string();
-                return false;
-            }
+            if (!create_file(out.string(), *content, error)) return false;
         }
     }
     return true;

@@ -35,6 +35,9 @@ std::string normalise(std::string p) {
 }
 
 // Reads a blob by id with the size checked before its content is loaded.
+// A symlink's blob is its target path (PATH_MAX on Linux).
+constexpr std::size_t kMaxLinkBytes = 4096;
+
 std::optional<std::string> read_blob(const Repository::Impl& r, const git_oid* id, const std::string& path,
                                      std::size_t max_bytes, std::string& error) {
     const auto& api = r.api();
@@ -99,6 +102,23 @@ public:
             error = path + " is not a file in " + name_;
         else
             out = read_blob(r_, api.git_tree_entry_id(e), path, max_bytes, error);
+        api.git_tree_entry_free(e);
+        return out;
+    }
+
+    std::optional<std::string> read_link(const std::string& raw, std::string& error) const override {
+        std::string path = normalise(raw);
+        const auto& api = r_.api();
+        git_tree_entry* e = nullptr;
+        if (path.empty() || api.git_tree_entry_bypath(&e, tree_, path.c_str()) != 0) {
+            error = path + " does not exist in " + name_;
+            return std::nullopt;
+        }
+        std::optional<std::string> out;
+        if (api.git_tree_entry_filemode(e) != GIT_FILEMODE_LINK)
+            error = path + " is not a symlink in " + name_;
+        else
+            out = read_blob(r_, api.git_tree_entry_id(e), path, kMaxLinkBytes, error);
         api.git_tree_entry_free(e);
         return out;
     }
@@ -183,6 +203,17 @@ public:
             return std::nullopt;
         }
         return read_blob(r_, &e->id, path, max_bytes, error);
+    }
+
+    std::optional<std::string> read_link(const std::string& raw, std::string& error) const override {
+        std::string path = normalise(raw);
+        const auto& api = r_.api();
+        const git_index_entry* e = api.git_index_get_bypath(index_, path.c_str(), 0);
+        if (!e || (e->mode & 0170000) != GIT_FILEMODE_LINK) {
+            error = path + " is not a staged symlink";
+            return std::nullopt;
+        }
+        return read_blob(r_, &e->id, path, kMaxLinkBytes, error);
     }
 
 private:

@@ -1,5 +1,7 @@
 // `report`: gather everything the document shows, and write it atomically.
 #include <queueforge/html_report.hpp>
+#include <queueforge/safe_write.hpp>
+#include <queueforge/source_root.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -40,6 +42,11 @@ void add_sources(std::vector<SourceText>& into, const std::vector<SourceText>& f
 constexpr std::uintmax_t kMaxScenarioBytes = 64u << 20;
 
 bool read_scenario(const std::string& path, std::string& text, Diagnostics& diags) {
+    std::string why;
+    if (!confine_input(path, &why)) {  // the confinement rule (source_root.hpp)
+        diags.error(path, {}, why, "io.outside-root");
+        return false;
+    }
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) {
         diags.error(path, {}, "cannot read the scenario: not a file", "io");
@@ -98,46 +105,9 @@ std::optional<Input> collect(const Options& opts, Diagnostics& diags, std::vecto
 }
 
 bool write_atomic(const std::string& path, const std::string& bytes, std::string& error) {
-    namespace fs = std::filesystem;
-    fs::path target(path);
-    fs::path dir = target.parent_path();
-    if (dir.empty()) dir = ".";
-    // Beside the target, so the rename stays within one file system.
-    fs::path tmp = dir / ("." + target.filename().string() + ".queueforge-" + std::to_string(::getpid()) + ".tmp");
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        error = "cannot create " + tmp.string() + ": " + std::strerror(errno);
-        return false;
-    }
-    const char* p = bytes.data();
-    std::size_t left = bytes.size();
-    bool ok = true;
-    while (left > 0) {
-        ssize_t n = ::write(fd, p, left);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            ok = false;
-            error = "cannot write " + tmp.string() + ": " + std::strerror(errno);
-            break;
-        }
-        p += n;
-        left -= static_cast<std::size_t>(n);
-    }
-    // Flushed before the rename: after a crash the target is old or whole.
-    if (ok && ::fsync(fd) != 0) {
-        ok = false;
-        error = "cannot write " + tmp.string() + ": " + std::strerror(errno);
-    }
-    if (::close(fd) != 0 && ok) {
-        ok = false;
-        error = "cannot write " + tmp.string() + ": " + std::strerror(errno);
-    }
-    if (ok && ::rename(tmp.c_str(), target.c_str()) != 0) {
-        ok = false;
-        error = "cannot write " + target.string() + ": " + std::strerror(errno);
-    }
-    if (!ok) ::unlink(tmp.c_str());
-    return ok;
+    // A fresh temporary file beside the target (never through a symlink),
+    // flushed, then one rename: the target is old or whole after a crash.
+    return replace_file_atomically(path, bytes, error);
 }
 
 }  // namespace queueforge::html_report

@@ -6,6 +6,7 @@
 // seconds, so the section order is the queue order.
 #include "jobs/jobs.hpp"
 
+#include <queueforge/source_root.hpp>
 #include <queueforge/yaml_load.hpp>
 
 #include <algorithm>
@@ -117,32 +118,30 @@ std::optional<Resource> inline_sample(const site::Site& s, const site::Workload&
 }
 
 // `file` must stay inside the site's folder: relative, no `..`, and no
-// symlink (of the file or a parent) leading out of it.
-std::optional<fs::path> resolve_inside(const site::Site& s, const site::Workload& w, const std::string& site_dir,
-                                       Diagnostics& diags) {
-    const fs::path rel(w.file.value);
+// symlink (of the file or a parent) leading out of it -- the confinement
+// rule every command applies (source_root.hpp).
+std::optional<fs::path> resolve_sample_file(const site::Site& s, const site::Workload& w, const std::string& site_dir,
+                                            Diagnostics& diags) {
     auto refuse = [&](const std::string& why) {
-        diags.error(s.file, w.file.mark, "workload \"" + w.name.value + "\": file \"" + w.file.value + "\" " + why, "site.path");
+        diags.error(s.file, w.file.mark, "workload \"" + w.name.value + "\": file " + why + "; not read", "site.path");
         return std::nullopt;
     };
-    if (rel.is_absolute() || rel.has_root_name() || rel.has_root_directory()) return refuse("must be a relative path inside the site's folder");
-    if (std::any_of(rel.begin(), rel.end(), [](const fs::path& c) { return c == ".."; }))
-        return refuse("must not contain \"..\": it must stay inside the site's folder");
+    std::string why;
+    auto real = resolve_inside(site_dir, w.file.value, &why);
+    if (!real) return refuse(why);
     std::error_code ec;
-    const fs::path base = fs::canonical(site_dir.empty() ? fs::path(".") : fs::path(site_dir), ec);
-    if (ec) return refuse("cannot be resolved: the site's folder \"" + site_dir + "\" is not readable");
-    const fs::path real = fs::canonical(base / rel, ec);
-    if (ec) {
+    const fs::file_status st = fs::status(*real, ec);
+    if (!fs::exists(st)) {
         // A finding in the site (exit 1 everywhere), not an I/O failure of
         // a command-line path.
-        diags.error(s.file, w.file.mark, "workload \"" + w.name.value + "\": cannot read \"" + w.file.value + "\": " + ec.message(),
+        diags.error(s.file, w.file.mark,
+                    "workload \"" + w.name.value + "\": cannot read \"" + w.file.value + "\": " +
+                        (ec ? ec.message() : std::string("no such file")),
                     "site.workload-file");
         return std::nullopt;
     }
-    auto [b_end, r_it] = std::mismatch(base.begin(), base.end(), real.begin(), real.end());
-    if (b_end != base.end()) return refuse("resolves (through a symlink) to \"" + real.string() + "\", outside the site's folder");
-    if (!fs::is_regular_file(real, ec)) return refuse("is not a regular file");
-    return real;
+    if (!fs::is_regular_file(st)) return refuse("\"" + w.file.value + "\" is not a regular file");
+    return fs::path(*real);
 }
 
 // Replaces (or adds) `key` in `map`, keeping the replaced node's position:
@@ -193,7 +192,7 @@ void apply_overrides(const site::Workload& w, const std::string& timestamp, cons
 // no resources (but the text, for carets) when it does not parse.
 std::optional<LoadedResources> load_sample_file(const site::Site& s, const site::Workload& w, const std::string& site_dir,
                                                 Diagnostics& diags) {
-    auto real = resolve_inside(s, w, site_dir, diags);
+    auto real = resolve_sample_file(s, w, site_dir, diags);
     if (!real) return std::nullopt;
     std::string text;
     Diagnostics read;

@@ -103,7 +103,7 @@ std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const
             ctx.error(w.expect->flavor.mark, "workload \"" + w.name.value + "\": expected flavor \"" + w.expect->flavor.value + "\" is not a pool", "site.unknown-pool");
         const std::string& f = w.file.value;
         if (!f.empty() && (f.front() == '/' || f == ".." || f.starts_with("../") || f.find("/../") != std::string::npos || f.ends_with("/..")))
-            ctx.error(w.file.mark, "workload \"" + w.name.value + "\": file must be a relative path inside the site's folder", "site.path");
+            ctx.error(w.file.mark, "workload \"" + w.name.value + "\": file \"" + f + "\" must be a relative path inside the site's folder; not read", "site.path");
     }
     if (diags.count(Severity::Error) > errors_before) return std::nullopt;
 

@@ -1,3 +1,4 @@
+#include <queueforge/emit.hpp>
 #include <queueforge/resource.hpp>
 #include <queueforge/yaml_load.hpp>
 
@@ -76,8 +77,15 @@ LoadedResources load_resources(const std::vector<std::string>& paths, Diagnostic
         if (fs::is_directory(p, ec)) {
             std::vector<std::string> files;
             for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
-                 !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+                 !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+                // A killed `build -o`'s staging folder is not part of the
+                // tree (emit.hpp): reading it would count every object twice.
+                if (is_staging_folder(it->path().filename().string())) {
+                    it.disable_recursion_pending();
+                    continue;
+                }
                 if (it->is_regular_file(ec) && wanted(it->path())) files.push_back(it->path().string());
+            }
             std::sort(files.begin(), files.end());
             for (const auto& f : files) {
                 std::string text;

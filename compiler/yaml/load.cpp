@@ -1,4 +1,5 @@
 #include <queueforge/yaml_load.hpp>
+#include <queueforge/source_root.hpp>
 
 #include "fast_parse.hpp"
 #include "input_check.hpp"
@@ -155,6 +156,13 @@ std::vector<Document> load_yaml(const std::string& path, const std::string& text
 bool read_file_limited(const std::string& path, std::string& out, Diagnostics& diags, std::size_t max_bytes) {
     namespace fs = std::filesystem;
     try {
+        // The one confinement rule (source_root.hpp): nothing outside the
+        // path's source root is opened, so nothing of it can be quoted.
+        std::string why;
+        if (!confine_input(path, &why)) {
+            diags.error(path, {}, why, "io.outside-root");
+            return false;
+        }
         std::error_code ec;
         const fs::file_status st = fs::status(path, ec);
         if (st.type() == fs::file_type::not_found) {

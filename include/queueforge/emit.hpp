@@ -25,12 +25,28 @@ std::string object_file_name(const Object& o);
 // so that --prune removes only those and never a foreign file.
 inline constexpr const char* kOwnedIndex = ".queueforge-owned";
 
-// Writes every object to `dir` (created if missing). Files go to a temporary
-// folder first and are renamed into place only when all were written. With
-// `prune`, files queueforge wrote earlier that no object maps to any more are
-// removed; files it did not write are never touched.
+// Writes every object to `dir` (created if missing), all or nothing: the
+// complete new folder is built beside `dir` in a hidden staging folder
+// ("<parent>/.<name>.queueforge-tmp-XXXX") and switched in with one atomic
+// rename (renameat2 RENAME_EXCHANGE for an existing folder), so `dir` is at
+// every moment wholly the old or wholly the new output, also under kill -9;
+// then the old tree is removed. Files in `dir` that queueforge did not write
+// are kept: they are hard-linked (or copied) into the new tree before the
+// switch, symlinks recreated as symlinks. With `prune`, files queueforge wrote
+// earlier that no object maps to any more are left out; without it they are
+// kept and stay queueforge's. A folder where an output file goes, an
+// unwritable parent or a failed switch leaves `dir` as it was (false, an
+// "io" error). Staging folders left by killed runs are removed by the next
+// run; SIGINT/SIGTERM during the write remove the staging folder and then end
+// the process by that signal. An output path that is a symlink is refused.
+// Concurrent runs into the same folder are not supported.
 bool write_objects(const std::string& dir, const std::vector<Object>& objects, const std::string& site_file,
                    Diagnostics& diags, bool prune = false, const std::string& annotate_as = {});
+
+// True for the hidden staging folders write_objects creates (".*.queueforge-tmp-*"):
+// readers of folders (load_resources) skip them, so the leftovers of a killed
+// run are never read as manifests.
+bool is_staging_folder(const std::string& file_name);
 
 // Compares `dir` with what write_objects would write, without writing:
 // missing, different and stale files become errors (rules drift.missing,

@@ -58,14 +58,20 @@ public:
     // A file's content; nullopt and `error` when absent, not a file, or
     // larger than `max_bytes`.
     virtual std::optional<std::string> read(const std::string& path, std::size_t max_bytes, std::string& error) const = 0;
+    // A symlink's target as stored (not resolved); nullopt and `error` when
+    // the entry is absent or not a symlink.
+    virtual std::optional<std::string> read_link(const std::string& path, std::string& error) const = 0;
 };
 
 // Writes the files under each of `prefixes` of `snap` into `dir` (which must
-// exist and be empty), keeping their repository-relative paths. Symlinks and
-// submodules are skipped (a link may point anywhere); binary files are
-// written as they are (the readers refuse them with a position). Caps: 20,000
-// files, 64 MiB in total. Returns false and sets `error` when a cap is hit or
-// a prefix is missing from the snapshot.
+// exist and be empty), keeping their repository-relative paths, and marks
+// `dir` as the snapshot's source root (kSnapshotMarker, source_root.hpp).
+// Symlinks are written as symlinks with their stored target, so the readers'
+// one confinement rule decides about them exactly as in a work tree (a link
+// out of the snapshot is refused, never followed); submodules are skipped;
+// binary files are written as they are (the readers refuse them with a
+// position). Caps: 20,000 files, 64 MiB in total. Returns false and sets
+// `error` when a cap is hit or a prefix is missing from the snapshot.
 bool materialise(const Repository::Snapshot& snap, const std::vector<std::string>& prefixes, const std::string& dir,
                  std::string& error);
 
