@@ -20,7 +20,24 @@ std::string ObjectRef::display() const {
     return s;
 }
 
-void Diagnostics::add(Diagnostic d) { items_.push_back(std::move(d)); }
+namespace {
+
+bool needs_bounding(std::string_view s) {
+    if (s.size() > kMessageLimit) return true;
+    return std::any_of(s.begin(), s.end(), [](char ch) {
+        const auto c = static_cast<unsigned char>(ch);
+        return (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f || c == 0xC2;
+    });
+}
+
+}  // namespace
+
+// Every finding passes here: messages quote input (names, values), so this is
+// where a 1 MB scalar or an ESC sequence stops being copied into every format.
+void Diagnostics::add(Diagnostic d) {
+    if (needs_bounding(d.message)) d.message = bounded_message(d.message);
+    items_.push_back(std::move(d));
+}
 
 void Diagnostics::error(std::string file, Mark mark, std::string message, std::string rule) {
     add({Severity::Error, std::move(file), mark, std::move(message), std::move(rule)});

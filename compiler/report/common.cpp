@@ -42,9 +42,9 @@ std::string finding_context(const Diagnostic& d) {
 
 std::string headline(const Diagnostic& d) {
     // render_text owns the wording; without sources it prints just this line.
-    Diagnostics one;
-    one.add(d);
-    std::string line = render_text(one, {});
+    const std::vector<SourceText> none;
+    SourceIndex index(none);
+    std::string line = render_text(d, index);
     if (!line.empty() && line.back() == '\n') line.pop_back();
     return line;
 }
