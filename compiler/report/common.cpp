@@ -37,7 +37,8 @@ std::string finding_context(const Diagnostic& d) {
     std::string s;
     if (!d.object.empty()) s = "in " + d.object.display();
     if (!d.path.empty()) s += (s.empty() ? "at " : " at ") + d.path;
-    return s;
+    // Object names and paths are input: shown escaped, as messages are.
+    return escape_controls(s);
 }
 
 std::string headline(const Diagnostic& d) {
