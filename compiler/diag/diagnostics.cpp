@@ -20,22 +20,12 @@ std::string ObjectRef::display() const {
     return s;
 }
 
-namespace {
-
-bool needs_bounding(std::string_view s) {
-    if (s.size() > kMessageLimit) return true;
-    return std::any_of(s.begin(), s.end(), [](char ch) {
-        const auto c = static_cast<unsigned char>(ch);
-        return (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f || c == 0xC2;
-    });
-}
-
-}  // namespace
-
 // Every finding passes here: messages quote input (names, values), so this is
-// where a 1 MB scalar or an ESC sequence stops being copied into every format.
+// where a 1 MB scalar stops being copied into every format. Control
+// characters are left to each format's own escaping (JSON, XML, workflow
+// commands; the text renderer shows them as \x1b).
 void Diagnostics::add(Diagnostic d) {
-    if (needs_bounding(d.message)) d.message = bounded_message(d.message);
+    if (d.message.size() > kMessageLimit) d.message = bounded_message(d.message);
     items_.push_back(std::move(d));
 }
 

@@ -25,7 +25,8 @@ std::size_t char_start(std::string_view s, std::size_t i) {
 std::size_t append_escaped(std::string& out, std::string_view s, std::size_t i) {
     static constexpr char kHex[] = "0123456789abcdef";
     const auto c = static_cast<unsigned char>(s[i]);
-    if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+    // Tab, LF and CR are layout (each report format escapes them its own way).
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
         out += "\\x";
         out += kHex[c >> 4];
         out += kHex[c & 0xF];
@@ -57,14 +58,14 @@ std::string escape_controls(std::string_view s) {
 }
 
 std::string bounded_message(std::string_view s) {
-    if (s.size() <= kMessageLimit) return escape_controls(s);
+    if (s.size() <= kMessageLimit) return std::string(s);
     // Most of the budget to the head (what the finding is), the rest to the
     // tail (what it expected); cut on character boundaries.
     const std::size_t head = char_start(s, kMessageLimit * 3 / 5);
     const std::size_t tail = char_start(s, s.size() - kMessageLimit * 3 / 10);
-    std::string out = escape_controls(s.substr(0, head));
+    std::string out(s.substr(0, head));
     out += kEllipsis;
-    out += escape_controls(s.substr(tail));
+    out += s.substr(tail);
     return out;
 }
 

@@ -111,9 +111,9 @@ inline constexpr std::size_t kExcerptWidth = 200;
 // any input.
 std::string escape_controls(std::string_view s);
 
-// A message as findings keep it (Diagnostics::add applies it): control
-// characters escaped as above and, over kMessageLimit bytes, its head and
-// tail around "…", so that a finding quoting a 1 MB scalar stays bounded.
+// A message as findings keep it (Diagnostics::add applies it): over
+// kMessageLimit bytes, its head and tail around "…", so that a finding
+// quoting a 1 MB scalar stays bounded in every format.
 std::string bounded_message(std::string_view s);
 inline constexpr std::size_t kMessageLimit = 1000;
 
