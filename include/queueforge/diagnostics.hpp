@@ -106,7 +106,7 @@ std::string render_text(const Diagnostic& d, SourceIndex& index);
 std::string caret_excerpt(std::string_view line, int col, std::string_view indent);
 inline constexpr std::size_t kExcerptWidth = 200;
 
-// `s` with C0 control characters (other than tab and newline) and DEL shown
+// `s` with C0 control characters (other than tab, LF and CR) and DEL shown
 // as `\xNN`, C1 ones (U+0080..U+009F) as `\u0085`: what findings quote of
 // any input.
 std::string escape_controls(std::string_view s);
