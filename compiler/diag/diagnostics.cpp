@@ -20,7 +20,14 @@ std::string ObjectRef::display() const {
     return s;
 }
 
-void Diagnostics::add(Diagnostic d) { items_.push_back(std::move(d)); }
+// Every finding passes here: messages quote input (names, values), so this is
+// where a 1 MB scalar stops being copied into every format. Control
+// characters are left to each format's own escaping (JSON, XML, workflow
+// commands; the text renderer shows them as \x1b).
+void Diagnostics::add(Diagnostic d) {
+    if (d.message.size() > kMessageLimit) d.message = bounded_message(d.message);
+    items_.push_back(std::move(d));
+}
 
 void Diagnostics::error(std::string file, Mark mark, std::string message, std::string rule) {
     add({Severity::Error, std::move(file), mark, std::move(message), std::move(rule)});

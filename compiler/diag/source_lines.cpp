@@ -18,16 +18,15 @@ std::string_view SourceLines::line(int n) const {
     return v;
 }
 
-std::string caret_excerpt(std::string_view line, int col, std::string_view indent) {
-    if (line.empty() || line.size() > 400) return {};
-    std::string out(indent);
-    out += line;
-    out += '\n';
-    out += indent;
-    for (int i = 1; i < col && static_cast<std::size_t>(i - 1) < line.size(); ++i)
-        out += line[static_cast<std::size_t>(i - 1)] == '\t' ? '\t' : ' ';
-    out += "^\n";
-    return out;
+SourceIndex::SourceIndex(const std::vector<SourceText>& sources) : sources_(&sources) {
+    for (std::size_t i = 0; i < sources.size(); ++i) first_.emplace(sources[i].path, i);
+}
+
+const SourceLines* SourceIndex::lines(const std::string& path) {
+    if (auto it = indexed_.find(path); it != indexed_.end()) return &it->second;
+    auto src = first_.find(path);
+    if (src == first_.end()) return nullptr;
+    return &indexed_.emplace(path, SourceLines((*sources_)[src->second])).first->second;
 }
 
 }  // namespace queueforge

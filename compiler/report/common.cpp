@@ -37,14 +37,15 @@ std::string finding_context(const Diagnostic& d) {
     std::string s;
     if (!d.object.empty()) s = "in " + d.object.display();
     if (!d.path.empty()) s += (s.empty() ? "at " : " at ") + d.path;
-    return s;
+    // Object names and paths are input: shown escaped, as messages are.
+    return escape_controls(s);
 }
 
 std::string headline(const Diagnostic& d) {
     // render_text owns the wording; without sources it prints just this line.
-    Diagnostics one;
-    one.add(d);
-    std::string line = render_text(one, {});
+    const std::vector<SourceText> none;
+    SourceIndex index(none);
+    std::string line = render_text(d, index);
     if (!line.empty() && line.back() == '\n') line.pop_back();
     return line;
 }

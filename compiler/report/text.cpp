@@ -73,11 +73,11 @@ std::string summary_block(const Diagnostics& diags, const ReportContext& ctx) {
 
 std::string format_text(const Diagnostics& diags, const ReportContext& ctx) {
     std::string out;
+    // One index for the whole report: building it per finding was quadratic.
+    SourceIndex index(ctx.sources);
     for (const auto& d : diags.all()) {
         // One finding at a time so the object context lands under its own caret.
-        Diagnostics one;
-        one.add(d);
-        const auto lines = split_lines(render_text(one, ctx.sources));
+        const auto lines = split_lines(render_text(d, index));
         for (std::size_t i = 0; i < lines.size(); ++i) {
             const std::string& line = lines[i];
             if (!ctx.color) out += line;

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace queueforge {
@@ -77,9 +78,43 @@ private:
     std::vector<std::size_t> starts_;
 };
 
-// `indent` and the line, then `indent` and a caret under column `col` (tabs
-// kept so that it lines up); empty for an empty line or one over 400
-// characters.
+// The line index of every source, each built on first use and kept for the
+// whole run: a report renders its findings one at a time, and rebuilding the
+// index per finding made text output quadratic (100,000 objects: 1,039 s).
+// `sources` must outlive the index.
+class SourceIndex {
+public:
+    explicit SourceIndex(const std::vector<SourceText>& sources);
+    // The first source named `path`, indexed; null when there is none.
+    const SourceLines* lines(const std::string& path);
+
+private:
+    const std::vector<SourceText>* sources_;
+    std::unordered_map<std::string, std::size_t> first_;    // path -> its first source
+    std::unordered_map<std::string, SourceLines> indexed_;  // built so far
+};
+
+// One finding as render_text prints it: the headline, then the source line
+// and caret when `index` knows the file.
+std::string render_text(const Diagnostic& d, SourceIndex& index);
+
+// `indent` and an excerpt of the line, then `indent` and a caret under column
+// `col` (tabs kept so that it lines up); empty for an empty line. At most
+// kExcerptWidth characters around the column are shown, with "…" where the
+// line was cut, and control characters are shown escaped (`\x1b`) so that
+// input cannot drive the terminal.
 std::string caret_excerpt(std::string_view line, int col, std::string_view indent);
+inline constexpr std::size_t kExcerptWidth = 200;
+
+// `s` with C0 control characters (other than tab, LF and CR) and DEL shown
+// as `\xNN`, C1 ones (U+0080..U+009F) as `\u0085`: what findings quote of
+// any input.
+std::string escape_controls(std::string_view s);
+
+// A message as findings keep it (Diagnostics::add applies it): over
+// kMessageLimit bytes, its head and tail around "…", so that a finding
+// quoting a 1 MB scalar stays bounded in every format.
+std::string bounded_message(std::string_view s);
+inline constexpr std::size_t kMessageLimit = 1000;
 
 }  // namespace queueforge
