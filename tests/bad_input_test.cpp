@@ -148,7 +148,7 @@ TEST_CASE("bad input: the CLI exits 1 and writes nothing, a usage error exits 2"
 
     CHECK(qf_test::run_cli("build --no-such-flag").exit == 2);
     CHECK(qf_test::run_cli("build -strict x").exit == 2);
-    CHECK(qf_test::run_cli("build " + qf_test::shell_quote((tmp.path / "missing.yaml").string())).exit == 1);
+    CHECK(qf_test::run_cli("build " + qf_test::shell_quote((tmp.path / "missing.yaml").string())).exit == 2);  // an unreadable command-line path
 }
 
 TEST_CASE("bad input: a YAML 1.1 boolean where a name is expected says to quote it") {
