@@ -325,10 +325,7 @@ std::vector<Cluster> find_clusters(const std::vector<std::string>& given, const 
         }
         one.label = sites.empty() ? (paths.size() == 1 ? tidy(paths.front()) : std::string()) : site_label(sites.front().file);
         if (!sites.empty()) one.site_file = sites.front().file;
-        // Several plain folders and no site: one cluster per folder (below).
-        std::size_t plain_dirs = 0;
-        for (std::size_t i = 0; i < paths.size(); ++i) plain_dirs += plain[i] && fs::is_directory(paths[i], ec);
-        if (!sites.empty() || plain_dirs <= 1) return {one};
+        return {one};
     }
     for (const auto& s : sites) {
         Cluster c;

@@ -41,11 +41,12 @@ struct Cluster {
     std::vector<std::string> paths;
 };
 
-// The clusters of `paths` ("." when empty), in order. Sites: one cluster
-// each. When at most one site is found, the plain manifest paths join it (a
-// site checked with extra manifests, as before); with several sites, or none,
-// each plain folder is a cluster of its own and the plain files given on the
-// command line are one more. Problems are findings in `diags`: an unreadable
+// The clusters of `paths` ("." when empty), in order of their labels. When
+// at most one site is found, the whole command line is one cluster: the site
+// (given as its file) and the plain manifest paths beside it, as before
+// (`simulate queues/ jobs/`, `check site/ extra.yaml`). With several sites,
+// each site is a cluster, each plain command-line folder is one more, and the
+// plain files named on the command line are one more together. Problems are findings in `diags`: an unreadable
 // path (rule "io"), two sites with the same metadata.name
 // (discover.duplicate-site-name), a site file inside a rendered folder
 // (discover.site-in-rendered-folder, skipped), a walk past the limits
