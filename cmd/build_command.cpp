@@ -6,6 +6,7 @@
 #include <queueforge/lower.hpp>
 #include <queueforge/site_parse.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 

@@ -149,6 +149,13 @@ bool yaml_name(const fs::path& p) {
     return ext == ".yaml" || ext == ".yml";
 }
 
+// "./clusters/prod" -> "clusters/prod"; "." stays.
+std::string tidy(const fs::path& p) {
+    std::string s = p.lexically_normal().generic_string();
+    while (s.size() > 1 && s.back() == '/') s.pop_back();
+    return s.empty() ? "." : s;
+}
+
 struct Found {
     std::string file;
     std::size_t arg = 0;  // index of the command-line path it was found under
@@ -178,7 +185,7 @@ struct Walker {
             // A rendered output folder: queueforge's own output, never input.
             std::error_code e2;
             if (fs::exists(dir / kSiteFileName, e2))
-                diags.warning((dir / kSiteFileName).generic_string(), {},
+                diags.warning(tidy(dir / kSiteFileName), {},
                               "a site file inside a rendered output folder (it holds " + std::string(kOwnedIndex) +
                                   ") is not checked: move it out of the folder queueforge writes",
                               "discover.site-in-rendered-folder");
@@ -214,22 +221,20 @@ struct Walker {
     void consider_file(const fs::path& p, std::size_t arg) {
         if (!yaml_name(p)) return;
         if (p.filename() == kSiteFileName) {
-            sites.push_back({p.generic_string(), arg});
+            sites.push_back({tidy(p), arg});
             return;
         }
         auto text = sniff(p);
-        if (text && is_site_text(*text)) sites.push_back({p.generic_string(), arg});
+        if (text && is_site_text(*text)) sites.push_back({tidy(p), arg});
     }
 };
 
-// "./clusters/prod" -> "clusters/prod"; "." stays.
-std::string tidy(const fs::path& p) {
-    std::string s = p.lexically_normal().generic_string();
-    while (s.size() > 1 && s.back() == '/') s.pop_back();
-    return s.empty() ? "." : s;
+// A queueforge-site.yaml is named by its folder, another site file by itself
+// (two of those can share a folder).
+std::string site_label(const std::string& site_file) {
+    const fs::path p(site_file);
+    return p.filename() == kSiteFileName ? tidy(p.parent_path()) : tidy(p);
 }
-
-std::string site_label(const std::string& site_file) { return tidy(fs::path(site_file).parent_path()); }
 
 // metadata.name of a site file and where it is written.
 std::optional<std::pair<std::string, Mark>> site_name(const std::string& file) {

@@ -29,7 +29,8 @@ struct Options {
 
 struct Cluster {
     // How the cluster is named in findings and summaries: the site's folder
-    // ("clusters/prod", "." for the working folder), or the command-line path
+    // ("clusters/prod", "." for the working folder) or, for a site file with
+    // another name, the file ("clusters/east.yaml"); or the command-line path
     // of a plain manifests cluster; "" for --as-one-cluster.
     std::string label;
     std::string site_file;            // "" for a cluster of plain manifests
