@@ -1,10 +1,12 @@
 #include "cli.hpp"
 #include "git_input.hpp"
 
+#include <queueforge/discover.hpp>
 #include <queueforge/emit.hpp>
 #include <queueforge/lower.hpp>
 #include <queueforge/site_parse.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -23,12 +25,13 @@ struct BuildFlags {
     bool staged = false;
     bool fail_on_change = false;
     bool annotate = false;
+    std::string output_per_site;
 };
 
-int run_build(const BuildFlags& f) {
+// Builds the site file `path` (into `out_dir` when not empty).
+int build_site(const BuildFlags& f, std::string path, const std::string& out_dir) {
     Diagnostics diags;
     std::optional<GitInput> staged;
-    std::string path = site_path(f.site);
     if (f.staged) {
         // The site as staged; the output folder stays the real one.
         std::string error;
@@ -58,13 +61,13 @@ int run_build(const BuildFlags& f) {
         // pre-commit's contract: a hook that changes files fails, and the
         // user reviews and stages the result.
         Diagnostics drift;
-        if (check_objects(f.out_dir, lowered->objects, header, drift, annotate_as)) return kOk;
+        if (check_objects(out_dir, lowered->objects, header, drift, annotate_as)) return kOk;
         Diagnostics io;
-        if (!write_objects(f.out_dir, lowered->objects, header, io, f.prune, annotate_as)) {
+        if (!write_objects(out_dir, lowered->objects, header, io, f.prune, annotate_as)) {
             report(io, {});
             return kInvalid;
         }
-        std::cerr << "queueforge: updated the rendered manifests in " << f.out_dir << "; review and stage them\n";
+        std::cerr << "queueforge: updated the rendered manifests in " << out_dir << "; review and stage them\n";
         return kInvalid;
     }
     if (!f.check_dir.empty()) {
@@ -74,17 +77,52 @@ int run_build(const BuildFlags& f) {
         if (!clean) std::cerr << "rendered manifests in " << f.check_dir << " are out of date; run queueforge build -o " << f.check_dir << " --prune\n";
         return clean ? kOk : kInvalid;
     }
-    if (f.out_dir.empty()) {
+    if (out_dir.empty()) {
         std::cout << render_stream(lowered->objects, header, annotate_as);
         std::cout.flush();
         return std::cout.good() ? kOk : kInvalid;
     }
     Diagnostics io;
-    if (!write_objects(f.out_dir, lowered->objects, header, io, f.prune, annotate_as)) {
+    if (!write_objects(out_dir, lowered->objects, header, io, f.prune, annotate_as)) {
         report(io, {});
         return kInvalid;
     }
     return kOk;
+}
+
+int run_build(const BuildFlags& f) {
+    if ((f.prune || f.fail_on_change) && f.out_dir.empty() && f.output_per_site.empty()) {
+        std::cerr << "queueforge build: " << (f.prune ? "--prune" : "--fail-on-change")
+                  << " needs -o or --output-per-site\n";
+        return kUsage;
+    }
+    if (f.staged) return build_site(f, site_path(f.site), f.out_dir);
+    // Every site beneath the path (discover.hpp); one site builds as always.
+    Diagnostics diags;
+    const auto clusters = discover::find_clusters({f.site}, {}, diags);
+    if (int rc = report(diags, {}, f.gate); rc != kOk || clusters.empty()) return rc == kOk ? kInvalid : rc;
+    std::vector<std::string> sites;
+    for (const auto& c : clusters)
+        if (!c.site_file.empty()) sites.push_back(c.site_file);
+    if (sites.size() <= 1) {
+        const std::string path = sites.empty() ? site_path(f.site) : sites.front();
+        const std::string out = f.output_per_site.empty() || sites.empty()
+                                    ? f.out_dir
+                                    : (std::filesystem::path(path).parent_path() / f.output_per_site).string();
+        return build_site(f, path, out);
+    }
+    if (f.output_per_site.empty()) {
+        std::cerr << "queueforge build: " << f.site << " holds " << sites.size() << " sites (";
+        for (std::size_t i = 0; i < sites.size(); ++i) std::cerr << (i ? ", " : "") << sites[i];
+        std::cerr << "); build one of them, or write each into a folder of its own with --output-per-site rendered\n";
+        return kUsage;
+    }
+    int worst = kOk;
+    for (const auto& site : sites) {
+        const auto out = (std::filesystem::path(site).parent_path() / f.output_per_site).string();
+        worst = std::max(worst, build_site(f, site, out));
+    }
+    return worst;
 }
 
 }  // namespace
@@ -94,15 +132,19 @@ Command add_build(CLI::App& app) {
     CLI::App* sub = app.add_subcommand("build", "Compile a site description into Kueue and DataScienceCluster manifests");
     sub->add_option("site", flags->site, "Site file, or a folder holding queueforge-site.yaml (default: .)");
     CLI::Option* out = sub->add_option("-o,--output-dir", flags->out_dir, "Write one file per object into this folder instead of stdout");
+    CLI::Option* per_site =
+        sub->add_option("--output-per-site", flags->output_per_site,
+                        "Write each site beneath the path into this folder inside the site's own folder "
+                        "(e.g. rendered: clusters/prod/rendered)")
+            ->excludes(out);
     sub->add_option("--target", flags->target, "Override the site's target (e.g. rhoai-3.5, kueue-0.13)");
-    sub->add_flag("--prune", flags->prune, "With -o: remove files queueforge wrote earlier that the site no longer produces")
-        ->needs(out);
+    sub->add_flag("--prune", flags->prune, "With -o: remove files queueforge wrote earlier that the site no longer produces");
     sub->add_option("--check", flags->check_dir, "Compare the rendered manifests in this folder with the site; write nothing")
-        ->excludes(out);
+        ->excludes(out)
+        ->excludes(per_site);
     sub->add_flag("--staged", flags->staged, "Build the site as staged in git (the index), not the work tree");
     sub->add_flag("--fail-on-change", flags->fail_on_change,
-                  "With -o: exit 1 when the folder had to be updated (the pre-commit render hook)")
-        ->needs(out);
+                  "With -o: exit 1 when the folder had to be updated (the pre-commit render hook)");
     add_gate_flags(*sub, flags->gate);
     sub->add_flag("--no-header", flags->no_header, "Omit the '# Generated by queueforge' comment");
     sub->add_flag("--annotate", flags->annotate,
@@ -114,6 +156,10 @@ Command add_build(CLI::App& app) {
   queueforge build -o rendered/ --prune      # owns rendered/: stale files it wrote are removed
   queueforge build --check rendered/         # CI: fail when committed manifests drifted
   queueforge build examples/multi-team --annotate   # provenance as comments (see queueforge explain)
+  queueforge build clusters/ --output-per-site rendered --prune   # each site into clusters/<site>/rendered
+
+A path holding several sites needs --output-per-site: one -o folder or stdout cannot hold several clusters.
+--staged builds the one site at the path.
 
 Exit codes: 0 ok, 1 invalid input or a finding at error level (nothing written), 2 usage error or an unreadable
 path, 70 internal error.)");

@@ -5,6 +5,7 @@
 #include "cli.hpp"
 #include "git_input.hpp"
 
+#include <queueforge/discover.hpp>
 #include <queueforge/emit.hpp>
 #include <queueforge/lower.hpp>
 #include <queueforge/policy.hpp>
@@ -28,6 +29,7 @@ struct CheckFlags {
     GateFlags gate;
     bool no_simulate = false;
     bool staged = false;
+    bool as_one_cluster = false;
     policy::Options policies;
 };
 
@@ -66,6 +68,51 @@ int stage_inputs(CheckFlags& f, std::optional<GitInput>& input) {
     return kOk;
 }
 
+// One cluster's findings: its site compiled and validated, policies applied,
+// its samples simulated and, with --rendered, its manifests compared.
+struct ClusterResult {
+    Diagnostics diags;
+    std::vector<SourceText> sources;
+    ValidationSummary summary;
+    int rc = kOk;  // not kOk: the configuration itself could not be used
+};
+
+ClusterResult check_cluster(const discover::Cluster& cluster, CheckFlags& f, const ValidationOptions& vo) {
+    ClusterResult r;
+    Diagnostics& diags = r.diags;
+    LoadedResources input = load_resources(cluster.inputs, diags);
+    r.summary = validate_all(input, vo, diags);
+    f.policies.disabled = f.gate.options.disable;
+    f.policies.report_unknown_disabled = false;  // the gate knows every rule id
+    for (auto& id : policy::check_policies(input, f.policies, vo.target, diags)) f.gate.extra_ids.push_back(id);
+
+    // Invalid input is not simulated; what counts as an error is the gate's call.
+    Diagnostics gated = diags;
+    std::vector<SourceText> gated_sources = input.sources;
+    if (r.rc = apply_gate(gated, gated_sources, f.gate); r.rc != kOk) return r;
+    if (!f.no_simulate && !gated.has_errors()) {
+        Diagnostics sim_diags;
+        auto report = scenarios::run({cluster.inputs, f.target, 0}, sim_diags);
+        if (report) diags.append(scenarios::findings(*report));
+        for (const auto& d : sim_diags.all())
+            if (d.severity == Severity::Error) diags.add(d);
+    }
+    // Drift is reported whatever else failed: a stale rendered folder is a
+    // finding of its own.
+    if (!f.rendered.empty() && !cluster.site_file.empty()) {
+        Diagnostics site_diags;
+        auto site = load_site_file(cluster.site_file, site_diags);
+        if (site) {
+            auto lowered = lower_site(*site, site_diags, {.target_override = f.target});
+            if (lowered)
+                check_objects(f.rendered, lowered->objects,
+                              std::filesystem::path(cluster.site_file).filename().string(), diags);
+        }
+    }
+    r.sources = std::move(input.sources);
+    return r;
+}
+
 int run_check(CheckFlags f) {
     std::optional<GitInput> staged;
     if (f.staged)
@@ -75,8 +122,6 @@ int run_check(CheckFlags f) {
         std::cerr << "queueforge check: unknown output format \"" << f.output << "\" (text, json, sarif, junit, github)\n";
         return kUsage;
     }
-    std::vector<std::string> paths = f.paths.empty() ? std::vector<std::string>{"."} : f.paths;
-    Diagnostics diags;
     ValidationOptions vo;
     vo.ignore_missing_schemas = true;  // job manifests and core kinds sit beside the site
     if (!f.target.empty()) {
@@ -87,46 +132,38 @@ int run_check(CheckFlags f) {
         }
         vo.target = t.target;
     }
-    // Folders holding a site are read as the site; validate compiles it.
-    std::vector<std::string> inputs;
-    for (const auto& p : paths) inputs.push_back(site_path(p));
-    LoadedResources input = load_resources(inputs, diags);
-    ValidationSummary summary = validate_all(input, vo, diags);
-    f.policies.disabled = f.gate.options.disable;
-    f.policies.report_unknown_disabled = false;  // the gate knows every rule id
-    f.gate.extra_ids = policy::check_policies(input, f.policies, vo.target, diags);
-
-    // Invalid input is not simulated; what counts as an error is the gate's call.
-    Diagnostics gated = diags;
-    std::vector<SourceText> gated_sources = input.sources;
-    if (int rc = apply_gate(gated, gated_sources, f.gate); rc != kOk) return rc;
-    if (!f.no_simulate && !gated.has_errors()) {
-        Diagnostics sim_diags;
-        auto report = scenarios::run({paths, f.target, 0}, sim_diags);
-        if (report) diags.append(scenarios::findings(*report));
-        for (const auto& d : sim_diags.all())
-            if (d.severity == Severity::Error) diags.add(d);
-    }
-    // Drift is reported whatever else failed: a stale rendered folder is a
-    // finding of its own.
-    if (!f.rendered.empty()) {
-        for (const auto& p : paths) {
-            std::string file = site_path(p);
-            Diagnostics site_diags;
-            auto site = load_site_file(file, site_diags);
-            if (!site) continue;
-            auto lowered = lower_site(*site, site_diags, {.target_override = f.target});
-            if (lowered) check_objects(f.rendered, lowered->objects, std::filesystem::path(file).filename().string(), diags);
-        }
+    // Each site beneath the paths is checked on its own (discover.hpp).
+    Diagnostics diags;
+    const auto clusters = discover::find_clusters(f.paths, {.as_one_cluster = f.as_one_cluster}, diags);
+    if (clusters.empty()) return report(diags, {}, f.gate);
+    if (!f.rendered.empty() && clusters.size() > 1) {
+        std::cerr << "queueforge check: --rendered compares one site's manifests, but the paths hold " << clusters.size()
+                  << " clusters; check each site with its own rendered folder\n";
+        return kUsage;
     }
     ReportContext ctx;
-    ctx.sources = input.sources;
-    ctx.inputs = inputs;
+    ValidationSummary summary;
+    const std::string staged_prefix = staged ? (std::filesystem::path(staged->root) / "").string() : std::string();
+    for (const auto& cluster : clusters) {
+        ClusterResult r = check_cluster(cluster, f, vo);
+        if (r.rc != kOk) return r.rc;
+        std::string site = clusters.size() > 1 ? cluster.label : std::string();
+        if (staged && site.compare(0, staged_prefix.size(), staged_prefix) == 0)
+            site = staged->label + site.substr(staged_prefix.size());
+        for (auto d : r.diags.all()) {
+            d.site = site;
+            diags.add(std::move(d));
+        }
+        for (auto& s : r.sources) ctx.sources.push_back(std::move(s));
+        for (const auto& i : cluster.inputs) ctx.inputs.push_back(i);
+        merge_summary(summary, r.summary);
+        if (!site.empty()) ctx.sites.push_back(site);
+    }
     if (staged) {
         relabel(*staged, diags, ctx.sources);
-        std::string prefix = (std::filesystem::path(staged->root) / "").string();
         for (auto& i : ctx.inputs)
-            if (i.compare(0, prefix.size(), prefix) == 0) i = staged->label + i.substr(prefix.size());
+            if (i.compare(0, staged_prefix.size(), staged_prefix) == 0)
+                i = staged->label + i.substr(staged_prefix.size());
     }
     return finish_report(*format, diags, ctx, f.gate, summary);
 }
@@ -144,9 +181,14 @@ Command add_check(CLI::App& app) {
     sub->add_flag("--no-simulate", flags->no_simulate, "Skip the sample workloads' admission simulation");
     sub->add_flag("--staged", flags->staged,
                   "Check the staged content (git index) of the paths, not the work tree (the pre-commit hook)");
+    sub->add_flag("--as-one-cluster", flags->as_one_cluster,
+                  "Read every path as one cluster (a folder means its queueforge-site.yaml), not one cluster per site");
     add_policy_flags(*sub, flags->policies);
-    sub->footer(R"(Examples:
-  queueforge check                                  # the site in the current folder
+    sub->footer(R"(Each site (queueforge-site.yaml, or a file of kind Site) beneath the paths is one cluster,
+checked on its own; .git, rendered folders and git-ignored paths are skipped.
+
+Examples:
+  queueforge check                                  # every site beneath the current folder
   queueforge check clusters/prod --rendered clusters/prod/rendered -o sarif > results.sarif
   queueforge check --staged clusters/prod            # what is about to be committed
 

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <unistd.h>
 
 namespace queueforge::cli {
@@ -84,6 +85,14 @@ int finish_report(ReportFormat format, Diagnostics& diags, ReportContext& ctx, c
     std::cout << format_report(format, diags, ctx);
     std::cout.flush();
     return exit_code(diags, ctx.fail_level);
+}
+
+void merge_summary(ValidationSummary& into, const ValidationSummary& from) {
+    into.objects += from.objects;
+    std::map<std::string, std::size_t> kinds(into.per_kind.begin(), into.per_kind.end());
+    for (const auto& [kind, n] : from.per_kind) kinds[kind] += n;
+    into.per_kind.assign(kinds.begin(), kinds.end());
+    into.checked.insert(into.checked.end(), from.checked.begin(), from.checked.end());
 }
 
 void add_policy_flags(CLI::App& sub, policy::Options& opts) {

@@ -62,6 +62,10 @@ int finish_report(ReportFormat format, Diagnostics& diags, ReportContext& ctx, c
 // that also switches policies off).
 void add_policy_flags(CLI::App& sub, policy::Options& opts);
 
+// Adds one cluster's validation summary to the run's (commands that check
+// several sites report them together).
+void merge_summary(ValidationSummary& into, const ValidationSummary& from);
+
 // Each subcommand registers itself on the app and sets `run` to its body.
 struct Command {
     CLI::App* app = nullptr;

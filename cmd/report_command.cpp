@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <queueforge/discover.hpp>
 #include <queueforge/html_report.hpp>
 
 #include <iostream>
@@ -22,9 +23,24 @@ int run_report(const ReportFlags& f) {
         std::cerr << "queueforge report: --series-points must be between 2 and 2000\n";
         return kUsage;
     }
+    // A repository or folder: the one site beneath it (discover.hpp).
     Diagnostics diags;
+    std::string site = f.site;
+    const auto clusters = discover::find_clusters({f.site}, {}, diags);
+    if (int rc = report(diags, {}, f.gate); rc != kOk || clusters.empty()) return rc == kOk ? kInvalid : rc;
+    std::vector<std::string> sites;
+    for (const auto& c : clusters)
+        if (!c.site_file.empty()) sites.push_back(c.site_file);
+    if (sites.size() > 1) {
+        std::cerr << "queueforge report: " << f.site << " holds " << sites.size() << " sites (";
+        for (std::size_t i = 0; i < sites.size(); ++i) std::cerr << (i ? ", " : "") << sites[i];
+        std::cerr << "); one HTML report covers one site: name it\n";
+        return kUsage;
+    }
+    if (sites.size() == 1) site = sites.front();
+    diags = {};
     std::vector<SourceText> sources;
-    auto in = html_report::collect({.site = f.site, .scenario = f.scenario, .target = f.target,
+    auto in = html_report::collect({.site = site, .scenario = f.scenario, .target = f.target,
                                     .series_points = f.series_points},
                                    diags, sources);
     // Invalid input: the diagnostics, exit 1, and the output file untouched.
@@ -49,7 +65,7 @@ int run_report(const ReportFlags& f) {
 Command add_report(CLI::App& app) {
     auto flags = std::make_shared<ReportFlags>();
     CLI::App* sub = app.add_subcommand("report", "Write one self-contained HTML report: capacity charts, cohort tree, simulation, timeline");
-    sub->add_option("site", flags->site, "Site file, or a folder holding queueforge-site.yaml")->required();
+    sub->add_option("site", flags->site, "Site file, or a folder with one site beneath it")->required();
     sub->add_option("-o,--output", flags->output, "The HTML file to write (- for stdout)")->required();
     sub->add_option("--scenario", flags->scenario, "A timeline scenario: adds queue usage over time and time to admission per class");
     sub->add_option("--target", flags->target, "Override the site's target (e.g. rhoai-3.5, kueue-0.13)");

@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <queueforge/discover.hpp>
 #include <queueforge/policy.hpp>
 #include <queueforge/report.hpp>
 #include <queueforge/validate.hpp>
@@ -18,6 +19,7 @@ struct ValidateFlags {
     GateFlags gate;
     bool ignore_missing = false;
     bool summary = false;
+    bool as_one_cluster = false;
     policy::Options policies;
 };
 
@@ -38,16 +40,30 @@ int run_validate(ValidateFlags f) {
         }
         opts.target = t.target;
     }
+    // Several sites beneath the paths are validated each on its own
+    // (discover.hpp); otherwise the paths are read together, as given.
     Diagnostics diags;
-    LoadedResources input = load_resources(f.paths, diags);
-    ValidationSummary summary = validate_all(input, opts, diags);
+    auto clusters = discover::find_clusters(f.paths, {.as_one_cluster = f.as_one_cluster}, diags);
+    if (clusters.empty()) return report(diags, {}, f.gate);
+    if (clusters.size() == 1) clusters.front().inputs = f.paths;
     f.policies.disabled = f.gate.options.disable;
     f.policies.report_unknown_disabled = false;  // the gate knows every rule id
-    f.gate.extra_ids = policy::check_policies(input, f.policies, opts.target, diags);
-
     ReportContext ctx;
-    ctx.sources = input.sources;
-    ctx.inputs = f.paths;
+    ValidationSummary summary;
+    for (const auto& cluster : clusters) {
+        Diagnostics found;
+        LoadedResources input = load_resources(cluster.inputs, found);
+        merge_summary(summary, validate_all(input, opts, found));
+        for (auto& id : policy::check_policies(input, f.policies, opts.target, found)) f.gate.extra_ids.push_back(id);
+        const std::string site = clusters.size() > 1 ? cluster.label : std::string();
+        for (auto d : found.all()) {
+            d.site = site;
+            diags.add(std::move(d));
+        }
+        for (auto& src : input.sources) ctx.sources.push_back(std::move(src));
+        ctx.inputs.insert(ctx.inputs.end(), cluster.inputs.begin(), cluster.inputs.end());
+        if (!site.empty()) ctx.sites.push_back(site);
+    }
     ctx.summary = f.summary;
     return finish_report(*format, diags, ctx, f.gate, summary);
 }
@@ -66,8 +82,13 @@ Command add_validate(CLI::App& app) {
     add_gate_flags(*sub, flags->gate, true);
     sub->add_flag("--ignore-missing-schemas", flags->ignore_missing, "Skip kinds without a schema instead of failing");
     sub->add_flag("--summary", flags->summary, "Print the number of objects checked per kind");
+    sub->add_flag("--as-one-cluster", flags->as_one_cluster,
+                  "Read every path as one cluster even when they hold several sites");
     add_policy_flags(*sub, flags->policies);
-    sub->footer(R"(Examples:
+    sub->footer(R"(When the paths hold several sites (queueforge-site.yaml or files of kind Site), each site is
+validated on its own and every finding names its site.
+
+Examples:
   queueforge validate manifests/
   kubectl get clusterqueues,localqueues,resourceflavors -A -o yaml | queueforge validate -
   queueforge validate --crd crds/ --target rhoai-2.19 -o sarif manifests/ > results.sarif

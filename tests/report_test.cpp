@@ -321,12 +321,12 @@ TEST_CASE("report: json shape") {
         "file": "site/queues.yaml", "line": 9, "column": 13, "severity": "error",
         "rule": "xref.missing-flavor", "message": "ResourceFlavor h100-sxm is not defined",
         "object": {"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "ClusterQueue", "namespace": "", "name": "team-a"},
-        "path": "spec.resourceGroups[0].flavors[0].name"})"));
+        "path": "spec.resourceGroups[0].flavors[0].name", "site": ""})"));
     // Unknown values are "" and 0, never missing keys.
     CHECK(doc["findings"][3] == json::parse(R"({
         "file": "site/empty.yaml", "line": 0, "column": 0, "severity": "note", "rule": "",
         "message": "file contains no Kubernetes objects",
-        "object": {"apiVersion": "", "kind": "", "namespace": "", "name": ""}, "path": ""})"));
+        "object": {"apiVersion": "", "kind": "", "namespace": "", "name": ""}, "path": "", "site": ""})"));
     CHECK(doc["findings"][2]["severity"] == "warning");
 
     SECTION("keys in documented order") {

@@ -26,6 +26,7 @@ Json finding(const Diagnostic& d) {
           {"namespace", d.object.namespace_},
           {"name", d.object.name}}},
         {"path", d.path},
+        {"site", d.site},
     };
 }
 

@@ -151,7 +151,14 @@ std::string format_junit(const Diagnostics& diags, const ReportContext& ctx) {
             if (std::any_of(tc.findings.begin(), tc.findings.end(), failing)) ++failures;
             body += test_case_xml(file_label(file), tc, ctx.fail_level);
         }
-        suites += "  <testsuite" + attr("name", file_label(file)) + counts(cases.size(), failures) + ">\n" + body +
+        // With several clusters the suite names its site: "clusters/prod: clusters/prod/queueforge-site.yaml".
+        std::string suite = file_label(file);
+        for (const auto* d : by_file[file].findings)
+            if (!d->site.empty()) {
+                suite = d->site + ": " + suite;
+                break;
+            }
+        suites += "  <testsuite" + attr("name", suite) + counts(cases.size(), failures) + ">\n" + body +
                   "  </testsuite>\n";
         total_tests += cases.size();
         total_failures += failures;

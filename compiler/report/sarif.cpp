@@ -161,6 +161,7 @@ std::string format_sarif(const Diagnostics& diags, const ReportContext& ctx) {
         Json loc = location(d, files, columns);
         result["locations"] = loc.empty() ? Json::array() : Json::array({std::move(loc)});
         if (!d.path.empty()) result["properties"] = Json{{"path", d.path}};
+        if (!d.site.empty()) result["properties"]["site"] = d.site;
         results.push_back(std::move(result));
     }
 

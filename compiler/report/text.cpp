@@ -69,6 +69,23 @@ std::string summary_block(const Diagnostics& diags, const ReportContext& ctx) {
     return out;
 }
 
+// "clusters/prod: 0 errors, 2 warnings" for each cluster of a command that
+// covered several.
+std::string site_lines(const Diagnostics& diags, const ReportContext& ctx) {
+    std::string out;
+    for (const auto& site : ctx.sites) {
+        std::size_t errors = 0, warnings = 0;
+        for (const auto& d : diags.all()) {
+            if (d.site != site) continue;
+            errors += d.severity == Severity::Error;
+            warnings += d.severity == Severity::Warning;
+        }
+        out += site + ": " + std::to_string(errors) + (errors == 1 ? " error, " : " errors, ") + std::to_string(warnings) +
+               (warnings == 1 ? " warning\n" : " warnings\n");
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string format_text(const Diagnostics& diags, const ReportContext& ctx) {
@@ -93,6 +110,8 @@ std::string format_text(const Diagnostics& diags, const ReportContext& ctx) {
         if (!out.empty()) out += '\n';
         out += summary_block(diags, ctx);
     }
+    if (!ctx.sites.empty() && !out.empty()) out += '\n';
+    out += site_lines(diags, ctx);
     return out;
 }
 

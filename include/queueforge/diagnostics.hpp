@@ -33,6 +33,9 @@ struct Diagnostic {
     std::string rule;  // stable id such as "site.unknown-field" or "V24"; may be empty
     ObjectRef object;  // set by validate
     std::string path;  // field path inside the object, e.g. "spec.resourceGroups[0].flavors[1].name"
+    // The cluster the finding belongs to when a command covers several
+    // (discover.hpp Cluster::label, e.g. "clusters/prod"); "" otherwise.
+    std::string site;
 };
 
 class Diagnostics {

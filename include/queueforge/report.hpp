@@ -39,6 +39,9 @@ struct ReportContext {
     // threshold as the exit status, --fail-level); the others go to <system-out>.
     Severity fail_level = Severity::Error;
     bool summary = false;
+    // The clusters a command covered when there were several (discover.hpp
+    // labels, in order): text output ends with one summary line per site.
+    std::vector<std::string> sites;
     bool color = false;                   // text only
 };
 
