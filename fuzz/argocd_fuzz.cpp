@@ -8,7 +8,7 @@
 
 namespace {
 
-const queueforge::site::Site& site() {
+const queueforge::site::Site& fixed_site() {
     static const queueforge::site::Site s = [] {
         const std::string text = R"(apiVersion: queueforge.io/v1alpha1
 kind: Site
@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto params = argocd::read_parameters(environment, diags);
     fuzz::require_error_on_failure(!params, diags, "read_parameters");
     if (params) {
-        site::Site s = site();
+        site::Site s = fixed_site();
         argocd::select_teams(s, params->teams, diags);
     }
     return 0;

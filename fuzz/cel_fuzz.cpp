@@ -36,8 +36,8 @@ spec:
         a.emplace("object", cel::from_node(docs.at(0).root));
         a.emplace("oldObject", cel::Value());
         a.emplace("params", cel::from_node(docs.at(0).root.find("spec")->find("resourceGroups")->items()[0]));
-        a.emplace("x", cel::Value(std::int64_t{7}));
-        a.emplace("s", cel::Value(std::string("hello, world")));
+        a.emplace("x", cel::Value::integer(7));
+        a.emplace("s", cel::Value::string("hello, world"));
         return a;
     }();
     return act;
