@@ -11,13 +11,30 @@
 
 namespace {
 
+// A folder of this process's own, removed when the run ends.
+class ConfigFile {
+public:
+    ConfigFile()
+        : dir_(std::filesystem::temp_directory_path() / ("queueforge-fuzz-gate-" + std::to_string(::getpid()))),
+          path_((dir_ / queueforge::gate::kConfigFileName).string()) {
+        std::filesystem::create_directories(dir_);
+    }
+    ~ConfigFile() {
+        std::error_code ec;
+        std::filesystem::remove_all(dir_, ec);
+    }
+    ConfigFile(const ConfigFile&) = delete;
+    ConfigFile& operator=(const ConfigFile&) = delete;
+    const std::string& path() const { return path_; }
+
+private:
+    std::filesystem::path dir_;
+    std::string path_;
+};
+
 const std::string& config_path() {
-    static const std::string path = [] {
-        const auto dir = std::filesystem::temp_directory_path() / ("queueforge-fuzz-gate-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(dir);
-        return (dir / queueforge::gate::kConfigFileName).string();
-    }();
-    return path;
+    static const ConfigFile file;
+    return file.path();
 }
 
 }  // namespace
