@@ -14,6 +14,7 @@ const queueforge::site::Site& fixed_site() {
 kind: Site
 metadata: {name: fuzz}
 spec:
+  target: kueue-0.13
   pools:
     - name: default-flavor
   teams:
@@ -28,7 +29,9 @@ spec:
 )";
         queueforge::Diagnostics diags;
         auto parsed = queueforge::parse_site_text("site.yaml", text, diags);
-        if (!parsed) queueforge::fuzz::fail("the argocd target's site does not parse");
+        if (!parsed)
+            queueforge::fuzz::fail("the argocd target's site does not parse: " +
+                                   (diags.all().empty() ? std::string() : diags.all().front().message));
         return *parsed;
     }();
     return s;

@@ -72,7 +72,7 @@ for t in "${targets[@]}"; do
   fi
   rc=$?
   set -e
-  runs=$(grep -h '^stat::number_of_executed_units' "$log" fuzz-*.log 2>/dev/null | awk '{s += $2} END {print s + 0}')
+  runs=$( (grep -h "^stat::number_of_executed_units" "$log" fuzz-*.log 2>/dev/null || true) | awk "{s += \$2} END {print s + 0}")
   rm -f fuzz-*.log
   if [ "$rc" -ne 0 ] || [ -n "$(ls -A "$findings")" ]; then
     echo "fuzz_$t: FOUND (exit $rc) after $runs executions; inputs in $findings, log $log:" >&2

@@ -1,0 +1,47 @@
+// Inputs the fuzz targets (fuzz/, scripts/fuzz.sh) found, kept as regression
+// tests: each failed before its fix.
+#include <queueforge/timeline.hpp>
+#include <queueforge/yaml_load.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace queueforge;
+
+// yaml-cpp reports nulls without end for a line starting with ",:"; the node
+// budget (4M) stopped it only after a second (half a minute under the
+// sanitizers) and 400 MB. Found by fuzz_thresholds, fuzz_scenario and
+// fuzz_policy as timeouts on 7- to 2,611-byte inputs.
+TEST_CASE("fuzz: a line starting with ',:' is a syntax error at once, not a flood of nodes", "[fuzz][yaml]") {
+    for (const std::string text : {std::string("\n,:lv1l\n"), std::string(",:a\n")}) {
+        INFO(text);
+        Diagnostics d;
+        LoadOptions slow;
+        slow.fast_path = false;
+        auto docs = load_yaml("x.yaml", text, d, slow);
+        CHECK(docs.empty());
+        REQUIRE(d.has_errors());
+        CHECK(d.all().front().rule == "yaml.syntax");
+        CHECK(d.all().front().message.find("nodes") == std::string::npos);
+        CHECK(d.all().front().mark.line >= 1);
+    }
+    Diagnostics d;
+    CHECK_FALSE(timeline::parse_thresholds("rangespec.yaml", "\n,:lv1l\n", d));
+    REQUIRE(d.has_errors());
+    CHECK(d.all().front().rule == "yaml.syntax");
+    CHECK(d.all().front().mark.line == 2);
+}
+
+// Many small aliases are still counted by the alias budget, not by the new
+// bound on the nodes yaml-cpp reports itself.
+TEST_CASE("fuzz: the bound on reported nodes leaves aliases and dense flow collections alone", "[fuzz][yaml]") {
+    std::string flow = "a: [";
+    for (int i = 0; i < 2000; ++i) flow += "{},";
+    flow += "{}]\nb: &x {k: v}\nc: [*x, *x, *x, *x]\n";
+    Diagnostics d;
+    LoadOptions slow;
+    slow.fast_path = false;
+    auto docs = load_yaml("x.yaml", flow, d, slow);
+    CHECK_FALSE(d.has_errors());
+    REQUIRE(docs.size() == 1);
+    CHECK(docs[0].root.find("a")->size() == 2001);
+}
