@@ -45,3 +45,21 @@ TEST_CASE("fuzz: the bound on reported nodes leaves aliases and dense flow colle
     REQUIRE(docs.size() == 1);
     CHECK(docs[0].root.find("a")->size() == 2001);
 }
+
+// The fast reader marked a document without "---" at column 1 of its first
+// line; yaml-cpp's path marks it at the first token, past the indentation.
+// Found by fuzz_yaml_diff on an indented excerpt of Kueue's generator.yaml.
+TEST_CASE("fuzz: both YAML paths mark an indented document without --- at its first token", "[fuzz][yaml]") {
+    for (const std::string text : {std::string("  a: 1\n"), std::string("# comment\n      a: 1\n      b: [x]\n")}) {
+        INFO(text);
+        Diagnostics fast_diags, slow_diags;
+        auto fast = load_yaml("x.yaml", text, fast_diags);
+        LoadOptions slow_opts;
+        slow_opts.fast_path = false;
+        auto slow = load_yaml("x.yaml", text, slow_diags, slow_opts);
+        REQUIRE(fast.size() == 1);
+        REQUIRE(slow.size() == 1);
+        CHECK(fast[0].start == slow[0].start);
+        CHECK(fast[0].start.col == fast[0].root.mark().col);
+    }
+}

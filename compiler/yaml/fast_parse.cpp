@@ -42,6 +42,9 @@ public:
             }
             if (at_marker("...")) throw Bail{};
             const int indent = line_indent();
+            // yaml-cpp marks a document without "---" at its first token, past
+            // any indentation (found by fuzz/yaml_diff_fuzz.cpp).
+            if (!explicit_start) start = here();
             Node root = block_node(indent, 1);
             docs.push_back(Document{std::move(root), start, index++});
             skip_blank_lines();
