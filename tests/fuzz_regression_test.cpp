@@ -63,3 +63,26 @@ TEST_CASE("fuzz: both YAML paths mark an indented document without --- at its fi
         CHECK(fast[0].start.col == fast[0].root.mark().col);
     }
 }
+
+// "{a:{b: c}}": the fast reader took the colon glued to a plain key as a value
+// indicator, while yaml-cpp's path reports an empty key. The fast reader now
+// declines and both paths say the same. Found by fuzz_yaml_diff on a mutated
+// DataScienceCluster sample.
+TEST_CASE("fuzz: a flow-map colon glued to a plain key reads the same on both YAML paths", "[fuzz][yaml]") {
+    for (const std::string text : {std::string("a: {b:{c: d}}\n"), std::string("s: {x: 1, serving:{m: n}}\n")}) {
+        INFO(text);
+        Diagnostics fast_diags, slow_diags;
+        auto fast = load_yaml("x.yaml", text, fast_diags);
+        LoadOptions slow_opts;
+        slow_opts.fast_path = false;
+        auto slow = load_yaml("x.yaml", text, slow_diags, slow_opts);
+        CHECK(fast_diags.all().size() == slow_diags.all().size());
+        CHECK(fast.size() == slow.size());
+    }
+    // JSON keeps the fast path: a quoted key may touch its colon.
+    Diagnostics d;
+    auto json = load_yaml("x.json", "{\"a\":{\"b\":1}}\n", d);
+    CHECK_FALSE(d.has_errors());
+    REQUIRE(json.size() == 1);
+    CHECK(json[0].root.find("a")->find("b")->text() == "1");
+}

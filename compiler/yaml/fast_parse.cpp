@@ -460,6 +460,10 @@ private:
             --nodes_;  // keys are not nodes of the tree
             skip_flow_space();
             if (cur() != ':') throw Bail{};  // "{a, b}": keys without values
+            // After a plain key the value indicator needs a space ("{a:{b: c}}"
+            // is read otherwise by yaml-cpp; found by fuzz/yaml_diff_fuzz.cpp).
+            // JSON's quoted keys may be followed by the value directly.
+            if (!key.quoted() && !is_space(at(p_ + 1)) && !is_eol(at(p_ + 1))) throw Bail{};
             ++p_;
             skip_flow_space();
             if (cur() == ',' || cur() == close) throw Bail{};
