@@ -69,7 +69,9 @@ TEST_CASE("fuzz: both YAML paths mark an indented document without --- at its fi
 // declines and both paths say the same. Found by fuzz_yaml_diff on a mutated
 // DataScienceCluster sample.
 TEST_CASE("fuzz: a flow-map colon glued to a plain key reads the same on both YAML paths", "[fuzz][yaml]") {
-    for (const std::string text : {std::string("a: {b:{c: d}}\n"), std::string("s: {x: 1, serving:{m: n}}\n")}) {
+    // "{nc?t: Q}" too: yaml-cpp reports an unknown token, the fast reader took it.
+    for (const std::string text : {std::string("a: {b:{c: d}}\n"), std::string("s: {x: 1, serving:{m: n}}\n"),
+                                   std::string("a: {nc?t: Q}\n"), std::string("a: {x: 1, n?t: Q}\n")}) {
         INFO(text);
         Diagnostics fast_diags, slow_diags;
         auto fast = load_yaml("x.yaml", text, fast_diags);
