@@ -730,7 +730,7 @@ spec:
     CHECK(lines_of(d) == expected);
 }
 
-TEST_CASE("crd cel: no false positives on the upstream Kueue, KubeRay and JobSet samples", "[crdcel]") {
+TEST_CASE("crd cel: no false positives on the upstream Kueue, KubeRay and JobSet samples", "[crdcel][slow]") {
     QF_NEED_UPSTREAM(up);
     auto s = sweep({up / "kueue/v0.19.2", up / "jobs"}, {up / "kueue-examples"});
     INFO(counts(s) << "\n" << s.structural << qf_test::messages(s.findings));

@@ -233,7 +233,7 @@ TEST_CASE("git: check and build --staged judge the index, not the work tree, and
     CHECK(r.exit == 0);  // up to date now
 }
 
-TEST_CASE("git: Debian's pre-commit runs queueforge's hooks on the staged site", "[git][pre-commit]") {
+TEST_CASE("git: Debian's pre-commit runs queueforge's hooks on the staged site", "[git][pre-commit][slow]") {
     if (std::system("command -v pre-commit >/dev/null 2>&1") != 0) {
         WARN("skipped: pre-commit is not installed (scripts/setup.sh installs it)");
         return;

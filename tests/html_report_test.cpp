@@ -244,7 +244,7 @@ TEST_CASE("report: written atomically, whole or not at all", "[report]") {
     CHECK(files == 2);
 }
 
-TEST_CASE("report: headless Chromium renders the multi-team report", "[report][chromium]") {
+TEST_CASE("report: headless Chromium renders the multi-team report", "[report][chromium][slow]") {
     if (!have_chromium()) {
         WARN("skipped: chromium is not installed (scripts/setup.sh installs it)");
         return;

@@ -996,7 +996,7 @@ std::string generated_dump(std::size_t teams) {
 
 }  // namespace
 
-TEST_CASE("import: a 100,000-object dump is imported in bounded time", "[import]") {
+TEST_CASE("import: a 100,000-object dump is imported in bounded time", "[import][slow]") {
     const std::size_t teams = 20000;  // x 5 objects
     std::vector<Resource> resources;
     {

@@ -211,7 +211,7 @@ TEST_CASE("openapi: real Kueue v0.19.2 CRDs accept the upstream admin samples") 
     CHECK(validated >= 15);
 }
 
-TEST_CASE("openapi: real Kueue ClusterQueue mutations") {
+TEST_CASE("openapi: real Kueue ClusterQueue mutations", "[slow]") {
     auto dir = kueue_dir();
     if (!dir) {
         WARN("shared Kueue CRDs not found; skipping");

@@ -743,7 +743,7 @@ spec:
     CHECK(c2.out.find("shared") == std::string::npos);
 }
 
-TEST_CASE("policy: truncated and corrupted policy files never crash", "[policy]") {
+TEST_CASE("policy: truncated and corrupted policy files never crash", "[policy][slow]") {
     // Every shipped policy cut short at many points, and with one character
     // replaced: loading reports errors (or not), evaluating never crashes.
     const std::string objects = qf_test::read_text(qf_test::source_dir() / "tests/fixtures/policies/quota-within-capacity/fail.yaml") +

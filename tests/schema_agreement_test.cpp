@@ -91,7 +91,7 @@ std::string verdict(const std::string& text, const std::vector<std::string>& crd
 
 }  // namespace
 
-TEST_CASE("agreement: built-in schemas and the real Kueue CRDs agree on valid objects and on mutations") {
+TEST_CASE("agreement: built-in schemas and the real Kueue CRDs agree on valid objects and on mutations", "[slow]") {
     auto shared = qf_test::shared_dir();
     if (!shared) {
         WARN("skipped: ../shared (the reference CRDs) is not beside this checkout");
@@ -172,7 +172,7 @@ std::string sample_errors(const std::filesystem::path& sample, const std::vector
 
 }  // namespace
 
-TEST_CASE("agreement: every upstream sample validates as its upstream accepts it") {
+TEST_CASE("agreement: every upstream sample validates as its upstream accepts it", "[slow]") {
     auto shared = qf_test::shared_dir();
     if (!shared) {
         WARN("skipped: ../shared (the reference samples) is not beside this checkout");

@@ -463,7 +463,7 @@ spec: {queueName: q, podSets: [{name: main, count: 1, template: {spec: {containe
     }
 }
 
-TEST_CASE("simulate: 100,000 workloads finish quickly", "[simulate][badinput][scale]") {
+TEST_CASE("simulate: 100,000 workloads finish quickly", "[simulate][badinput][scale][slow]") {
     LoadedResources lr;
     Diagnostics d;
     load_resources_from_text("head.yaml", R"(

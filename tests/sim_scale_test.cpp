@@ -89,7 +89,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-TEST_CASE("simulate: 15,000 workloads over 300 ClusterQueues run to a fixpoint in seconds", "[simulate][scale]") {
+TEST_CASE("simulate: 15,000 workloads over 300 ClusterQueues run to a fixpoint in seconds", "[simulate][scale][slow]") {
     Diagnostics d;
     auto objects = generate(300, 10, 50, d);
     auto t0 = std::chrono::steady_clock::now();
@@ -109,7 +109,7 @@ TEST_CASE("simulate: 15,000 workloads over 300 ClusterQueues run to a fixpoint i
     CHECK(s < 30);
 }
 
-TEST_CASE("simulate: 1,000 ClusterQueues x 50,000 workloads run to a fixpoint in seconds", "[simulate][scale]") {
+TEST_CASE("simulate: 1,000 ClusterQueues x 50,000 workloads run to a fixpoint in seconds", "[simulate][scale][slow]") {
     Diagnostics d;
     auto objects = generate(1000, 20, 50, d);
     auto t0 = std::chrono::steady_clock::now();

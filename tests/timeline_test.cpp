@@ -477,7 +477,7 @@ spec:
     CHECK(e.held(b)[0].value == 1000);
 }
 
-TEST_CASE("timeline: Kueue's scheduler-perf configurations run to the end within their rangespec", "[timeline][shared]") {
+TEST_CASE("timeline: Kueue's scheduler-perf configurations run to the end within their rangespec", "[timeline][shared][slow]") {
     auto shared = qf_test::shared_dir();
     if (!shared) {
         WARN("skipped: ../shared is absent (upstream/kueue-perf)");

@@ -149,7 +149,7 @@ TEST_CASE("yaml: the fast reader agrees with yaml-cpp on generated documents") {
     }
 }
 
-TEST_CASE("yaml: the fast reader agrees with yaml-cpp on mutated manifests, or declines") {
+TEST_CASE("yaml: the fast reader agrees with yaml-cpp on mutated manifests, or declines", "[slow]") {
     std::string base = qf_test::read_text(qf_test::source_dir() / "tests/golden/multi-team.yaml");
     base = base.substr(0, base.find("\n---\n", 5000) + 1);  // whole documents only
     std::mt19937 rng(std::getenv("QF_FUZZ_SEED") ? static_cast<unsigned>(std::atoi(std::getenv("QF_FUZZ_SEED"))) : 11u);

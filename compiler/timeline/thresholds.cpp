@@ -109,7 +109,11 @@ void check_thresholds(const Thresholds& t, Report& report, std::int64_t wall_ms,
         if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
         diags.error(t.file, mark_for(t, tag + cls), msg, "timeline.unknown-class");
     };
-    for (const auto& [cls, limit] : t.cq_min_usage) {
+    // Named members rather than structured bindings: clang before 16 cannot
+    // capture a binding in a lambda (the fuzz build uses clang 14).
+    for (const auto& entry : t.cq_min_usage) {
+        const std::string& cls = entry.first;
+        const double limit = entry.second;
         auto it = std::find_if(report.queue_classes.begin(), report.queue_classes.end(), [&](const auto& c) { return c.name == cls; });
         if (it == report.queue_classes.end()) {
             unknown("clusterQueueClassesMinUsage", cls, cq_names, "cq:");
@@ -123,7 +127,9 @@ void check_thresholds(const Thresholds& t, Report& report, std::int64_t wall_ms,
         report.checks.push_back(std::move(c));
     }
     auto wl_check = [&](const std::string& key, const std::vector<std::pair<std::string, std::int64_t>>& limits, bool p95) {
-        for (const auto& [cls, limit] : limits) {
+        for (const auto& entry : limits) {
+            const std::string& cls = entry.first;
+            const std::int64_t limit = entry.second;
             auto it = std::find_if(report.workload_classes.begin(), report.workload_classes.end(),
                                    [&](const auto& c) { return c.name == cls; });
             if (it == report.workload_classes.end()) {

@@ -42,6 +42,9 @@ public:
             }
             if (at_marker("...")) throw Bail{};
             const int indent = line_indent();
+            // yaml-cpp marks a document without "---" at its first token, past
+            // any indentation (found by fuzz/yaml_diff_fuzz.cpp).
+            if (!explicit_start) start = here();
             Node root = block_node(indent, 1);
             docs.push_back(Document{std::move(root), start, index++});
             skip_blank_lines();
@@ -413,6 +416,9 @@ private:
             if (cur() == '\t') throw Bail{};
             if (cur() == ':' && (is_space(at(p_ + 1)) || is_eol(at(p_ + 1)) || flow_indicator(at(p_ + 1)))) break;
             if (cur() == '#' && is_space(at(p_ - 1))) throw Bail{};
+            // yaml-cpp rejects "{a?b: c}" ("unknown token"); leave any '?' in
+            // a flow scalar to it (found by fuzz/yaml_diff_fuzz.cpp).
+            if (cur() == '?') throw Bail{};
             ++p_;
         }
         std::size_t e = p_;
@@ -457,6 +463,10 @@ private:
             --nodes_;  // keys are not nodes of the tree
             skip_flow_space();
             if (cur() != ':') throw Bail{};  // "{a, b}": keys without values
+            // After a plain key the value indicator needs a space ("{a:{b: c}}"
+            // is read otherwise by yaml-cpp; found by fuzz/yaml_diff_fuzz.cpp).
+            // JSON's quoted keys may be followed by the value directly.
+            if (!key.quoted() && !is_space(at(p_ + 1)) && !is_eol(at(p_ + 1))) throw Bail{};
             ++p_;
             skip_flow_space();
             if (cur() == ',' || cur() == close) throw Bail{};

@@ -94,6 +94,12 @@ bool TreeBuilder::expecting_key() const {
 }
 
 void TreeBuilder::count_node(Mark at) {
+    // Each node yaml-cpp reports (aliases aside) takes at least a byte of the
+    // text; far more means its parser is looping -- it reports nulls without
+    // end on a line starting with ",:" -- so stop at once instead of filling
+    // max_nodes (found by fuzz/yaml_load_fuzz.cpp).
+    if (++event_nodes_ > 4 * text_.size() + 64)
+        fatal(at, "invalid YAML: the parser cannot make sense of the text here", "yaml.syntax");
     if (total_nodes_ + 1 > opts_.max_nodes)
         fatal(at, "the stream has more than " + std::to_string(opts_.max_nodes) + " nodes", "yaml.too-large");
     ++total_nodes_;

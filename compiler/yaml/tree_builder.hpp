@@ -109,6 +109,7 @@ private:
     int doc_index_ = 0;
 
     std::size_t total_nodes_ = 0;  // whole stream, aliases expanded
+    std::size_t event_nodes_ = 0;  // nodes yaml-cpp reported, aliases not expanded
     std::size_t doc_nodes_ = 0;
     std::size_t doc_alias_nodes_ = 0;
     int errors_ = 0;

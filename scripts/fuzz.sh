@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/*_fuzz.cpp) with clang in build-fuzz/
+# and runs one target or all of them.
+#
+#   scripts/fuzz.sh [TARGET|all] [SECONDS]
+#
+# TARGET is a name from fuzz/ without _fuzz.cpp (yaml_load, cel, site, ...);
+# SECONDS is per target (default 60). Seeds come from fuzz/seeds.sh (examples,
+# test fixtures, ../shared/upstream); what a run discovers accumulates in
+# build-fuzz/corpus/<target>/ and crashes, hangs (a single input running over
+# 10 s) and leaks land in build-fuzz/findings/<target>/. The exit status is 1
+# when any target found something, with the inputs listed; each such input
+# belongs in a Catch2 regression test. Environment: FUZZ_JOBS (parallel
+# processes per target, default 1), FUZZ_BUILD_DIR (default build-fuzz).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$(pwd)"
+target="${1:-all}"
+seconds="${2:-60}"
+build="${FUZZ_BUILD_DIR:-build-fuzz}"
+jobs="${FUZZ_JOBS:-1}"
+
+if ! command -v clang++ >/dev/null; then
+  echo "fuzz.sh: clang++ not found (scripts/setup.sh installs it)" >&2
+  exit 2
+fi
+if [ "$target" = all ]; then
+  mapfile -t targets < <(cd fuzz && ls ./*_fuzz.cpp | sed -E 's|^\./||; s|_fuzz\.cpp$||')
+elif [ -f "fuzz/${target}_fuzz.cpp" ]; then
+  targets=("$target")
+else
+  echo "fuzz.sh: no target '$target'; one of: $(cd fuzz && ls ./*_fuzz.cpp | sed -E 's|^\./||; s|_fuzz\.cpp$||' | tr '\n' ' ')" >&2
+  exit 2
+fi
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# -O1 with line tables is libFuzzer's usual trade-off between build time,
+# execution speed and readable stack traces.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" \
+  -DQUEUEFORGE_FUZZ=ON -DQUEUEFORGE_TESTS=OFF -DQUEUEFORGE_BENCH=OFF >/dev/null
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
+
+seeds="$build/seeds"
+rm -rf "$seeds"
+bash fuzz/seeds.sh "$seeds" 2>/dev/null
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+status=0
+for t in "${targets[@]}"; do
+  corpus="$build/corpus/$t"
+  findings="$build/findings/$t"
+  mkdir -p "$corpus" "$findings"
+  dict=()
+  case "$t" in
+    cel) dict=(-dict="$repo/fuzz/cel.dict") ;;
+    quantity | argocd) ;;
+    *) dict=(-dict="$repo/fuzz/yaml.dict") ;;
+  esac
+  log="$build/findings/$t.log"
+  echo "== fuzz_$t: ${seconds}s x ${jobs} job(s)" >&2
+  set +e
+  if [ "$jobs" -gt 1 ]; then
+    "$build/fuzz/fuzz_$t" "$corpus" "$seeds/$t" "${dict[@]}" -max_total_time="$seconds" -timeout=10 \
+      -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$findings/" -print_final_stats=1 \
+      -jobs="$jobs" -workers="$jobs" >"$log" 2>&1
+  else
+    "$build/fuzz/fuzz_$t" "$corpus" "$seeds/$t" "${dict[@]}" -max_total_time="$seconds" -timeout=10 \
+      -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$findings/" -print_final_stats=1 >"$log" 2>&1
+  fi
+  rc=$?
+  set -e
+  runs=$( (grep -h "^stat::number_of_executed_units" "$log" fuzz-*.log 2>/dev/null || true) | awk "{s += \$2} END {print s + 0}")
+  rm -f fuzz-*.log
+  if [ "$rc" -ne 0 ] || [ -n "$(ls -A "$findings")" ]; then
+    echo "fuzz_$t: FOUND (exit $rc) after $runs executions; inputs in $findings, log $log:" >&2
+    grep -E '^(==[0-9]+==ERROR|SUMMARY|contract violated)' "$log" | head -5 >&2 || true
+    ls "$findings" >&2
+    status=1
+  else
+    echo "fuzz_$t: $runs executions, nothing found" >&2
+  fi
+done
+exit "$status"
