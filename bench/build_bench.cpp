@@ -1,6 +1,8 @@
 // Compiles a generated site of TEAMS teams × POOLS pools in process and
 // prints the time per phase and the peak resident memory.
 //   bench_build [teams=1000] [pools=20] [rounds=5] [write-site-to-file]
+#include "site_generator.hpp"
+
 #include <queueforge/compile.hpp>
 #include <queueforge/emit.hpp>
 #include <queueforge/yaml_load.hpp>
@@ -15,25 +17,6 @@
 
 namespace {
 
-std::string generate_site(int teams, int pools) {
-    std::string s = "apiVersion: queueforge.io/v1alpha1\nkind: Site\nmetadata:\n  name: bench\nspec:\n"
-                    "  target: rhoai-3.5\n  pools:\n";
-    for (int p = 0; p < pools; ++p)
-        s += "    - name: pool-" + std::to_string(p) + "\n      nodes: 100\n      nodeLabels: {pool: p" +
-             std::to_string(p) + "}\n      allocatable: {cpu: 128, memory: 1Ti, nvidia.com/gpu: 8, pods: 250}\n";
-    s += "  cohorts:\n";
-    for (int c = 0; c < 10; ++c) s += "    - name: cohort-" + std::to_string(c) + "\n";
-    s += "  teams:\n";
-    for (int t = 0; t < teams; ++t) {
-        s += "    - name: team-" + std::to_string(t) + "\n      namespaces: [ns-" + std::to_string(t) +
-             "]\n      cohort: cohort-" + std::to_string(t % 10) + "\n      quota:\n";
-        for (int p = 0; p < pools; ++p)
-            s += "        - pool: pool-" + std::to_string(p) +
-                 "\n          nominal: {cpu: 10, memory: 64Gi, nvidia.com/gpu: 1, pods: 20}\n"
-                 "          borrowingLimit: {nvidia.com/gpu: 2}\n";
-    }
-    return s;
-}
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -45,7 +28,7 @@ int main(int argc, char** argv) {
     int teams = argc > 1 ? std::stoi(argv[1]) : 1000;
     int pools = argc > 2 ? std::stoi(argv[2]) : 20;
     int rounds = argc > 3 ? std::stoi(argv[3]) : 5;
-    std::string site = generate_site(teams, pools);
+    std::string site = qf_bench::generate_site(teams, pools);
     // With a fourth argument the site is only written out, for timing the CLI
     // as a whole process:  bench_build 1000 20 1 /tmp/big-site.yaml
     if (argc > 4) {

@@ -4,6 +4,7 @@
 //  * n teams x 20 pools in 10 cohorts (the shape of bench_build).
 //   bench_scaling_build [max chain=10000] [max teams=10000]
 #include "scaling.hpp"
+#include "site_generator.hpp"
 
 namespace {
 
@@ -20,25 +21,6 @@ std::string chain(long n) {
     }
     s += "  teams:\n    - name: team-a\n      namespaces: [team-a]\n      cohort: c" + std::to_string(n - 1) +
          "\n      quota:\n        - pool: default-flavor\n          nominal: {cpu: 9, memory: 36Gi}\n";
-    return s;
-}
-
-std::string teams(long n, int pools) {
-    std::string s = header();
-    for (int p = 0; p < pools; ++p)
-        s += "    - name: pool-" + std::to_string(p) + "\n      nodes: 100\n      nodeLabels: {pool: p" +
-             std::to_string(p) + "}\n      allocatable: {cpu: 128, memory: 1Ti, nvidia.com/gpu: 8, pods: 250}\n";
-    s += "  cohorts:\n";
-    for (int c = 0; c < 10; ++c) s += "    - name: cohort-" + std::to_string(c) + "\n";
-    s += "  teams:\n";
-    for (long t = 0; t < n; ++t) {
-        s += "    - name: team-" + std::to_string(t) + "\n      namespaces: [ns-" + std::to_string(t) +
-             "]\n      cohort: cohort-" + std::to_string(t % 10) + "\n      quota:\n";
-        for (int p = 0; p < pools; ++p)
-            s += "        - pool: pool-" + std::to_string(p) +
-                 "\n          nominal: {cpu: 10, memory: 64Gi, nvidia.com/gpu: 1, pods: 20}\n"
-                 "          borrowingLimit: {nvidia.com/gpu: 2}\n";
-    }
     return s;
 }
 
@@ -63,7 +45,7 @@ int main(int argc, char** argv) {
                             .budget_s = 60,
                             .prepare = [&](long n) {
                                 const std::string file = dir + "/teams-" + std::to_string(n) + ".yaml";
-                                qf_bench::write_file(file, teams(n, 20));
+                                qf_bench::write_file(file, qf_bench::generate_site(n, 20, "scaling"));
                                 return std::vector<std::string>{QF_BINARY, "build", file};
                             }});
     std::filesystem::remove_all(dir);

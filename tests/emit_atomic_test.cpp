@@ -2,6 +2,7 @@
 // or wholly the new output (kill -9, Ctrl-C, a folder in the way), foreign
 // files survive, and the staging folders of killed runs are removed by the
 // next run and never read by validate.
+#include "../bench/site_generator.hpp"
 #include "test_util.hpp"
 
 #include <catch2/catch.hpp>
@@ -46,25 +47,6 @@ std::vector<std::string> staging_leftovers(const fs::path& out) {
     return found;
 }
 
-// A site of `teams` teams (one ClusterQueue and one LocalQueue each) over
-// `pools` pools: thousands of output files, so a build takes a while to write.
-std::string large_site(int teams, int pools) {
-    std::string s = "apiVersion: queueforge.io/v1alpha1\nkind: Site\nmetadata:\n  name: big\nspec:\n"
-                    "  target: rhoai-3.5\n  pools:\n";
-    for (int p = 0; p < pools; ++p)
-        s += "    - name: pool-" + std::to_string(p) + "\n      nodes: 100\n      nodeLabels: {pool: p" +
-             std::to_string(p) + "}\n      allocatable: {cpu: 128, memory: 1Ti, nvidia.com/gpu: 8, pods: 250}\n";
-    s += "  cohorts:\n";
-    for (int c = 0; c < 10; ++c) s += "    - name: cohort-" + std::to_string(c) + "\n";
-    s += "  teams:\n";
-    for (int t = 0; t < teams; ++t) {
-        s += "    - name: team-" + std::to_string(t) + "\n      namespaces: [ns-" + std::to_string(t) +
-             "]\n      cohort: cohort-" + std::to_string(t % 10) + "\n      quota:\n";
-        for (int p = 0; p < pools; ++p)
-            s += "        - pool: pool-" + std::to_string(p) + "\n          nominal: {cpu: 10, memory: 64Gi, nvidia.com/gpu: 1, pods: 20}\n";
-    }
-    return s;
-}
 
 // The queueforge binary started with `args`, its output thrown away.
 pid_t spawn_cli(const std::vector<std::string>& args) {
@@ -102,7 +84,7 @@ struct Fixture {
     std::chrono::duration<double> new_run{};
 
     explicit Fixture(int teams) {
-        qf_test::write_text(site, large_site(teams, 4));
+        qf_test::write_text(site, qf_bench::generate_site(teams, 4));
         REQUIRE(qf_test::run_cli("build " + qf_test::shell_quote(site.string()) + " -o " + qf_test::shell_quote(out.string())).exit == 0);
         qf_test::write_text(out / "kustomization.yaml", "resources: []\n");
         qf_test::write_text(out / "overlays" / "patch.yaml", "kind: Foreign\n");
