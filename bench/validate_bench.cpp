@@ -7,6 +7,8 @@
 #include <queueforge/resource.hpp>
 #include <queueforge/rules.hpp>
 
+#include "site_generator.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,33 +17,6 @@
 #include <string>
 
 namespace {
-
-std::string generate(int n) {
-    std::string s;
-    s.reserve(static_cast<std::size_t>(n) * 400);
-    for (int i = 0; i < n; ++i) {
-        std::string id = std::to_string(i);
-        switch (i % 3) {
-        case 0:
-            s += "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n  name: flavor-" + id +
-                 "\nspec:\n  nodeLabels:\n    pool: p" + id + "\n  nodeTaints:\n  - key: nvidia.com/gpu\n    value: \"true\"\n    effect: NoSchedule\n";
-            break;
-        case 1:
-            s += "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: cq-" + id +
-                 "\nspec:\n  cohortName: all\n  namespaceSelector: {}\n  queueingStrategy: BestEffortFIFO\n"
-                 "  resourceGroups:\n  - coveredResources: [cpu, memory, nvidia.com/gpu]\n    flavors:\n"
-                 "    - name: flavor-" + std::to_string(i - 1) + "\n      resources:\n"
-                 "      - {name: cpu, nominalQuota: \"64\"}\n      - {name: memory, nominalQuota: 256Gi}\n"
-                 "      - {name: nvidia.com/gpu, nominalQuota: \"8\", borrowingLimit: \"4\"}\n"
-                 "  preemption:\n    reclaimWithinCohort: Any\n    withinClusterQueue: LowerPriority\n";
-            break;
-        default:
-            s += "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata:\n  name: lq-" + id +
-                 "\n  namespace: ns-" + id + "\nspec:\n  clusterQueue: cq-" + std::to_string(i - 1) + "\n";
-        }
-    }
-    return s;
-}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -52,7 +27,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 int main(int argc, char** argv) {
     int n = argc > 1 ? std::atoi(argv[1]) : 100000;
     std::string crd_dir = argc > 2 ? argv[2] : std::string(QF_SOURCE_DIR) + "/../shared/upstream/kueue/v0.19.2";
-    std::string text = generate(n);
+    std::string text = qf_bench::generate_objects(n);
     std::string file = "/tmp/qf-bench-objects.yaml";
     std::ofstream(file, std::ios::binary) << text;
 
