@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <set>
 
 namespace queueforge::gate {
 
