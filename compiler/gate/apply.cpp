@@ -1,6 +1,7 @@
 // The gate over a run's findings: suppression annotations, then the
 // configured level of each rule.
 #include <queueforge/gate.hpp>
+#include <queueforge/node_read.hpp>
 
 #include "site/reader.hpp"
 
@@ -63,21 +64,6 @@ std::vector<std::string> split_ids(const Node& n) {
     else
         add(n);
     return out;
-}
-
-const Node* at_path(const Node& n, std::initializer_list<std::string_view> keys) {
-    const Node* cur = &n;
-    for (auto k : keys) {
-        if (!cur->is_map()) return nullptr;
-        cur = cur->find(k);
-        if (!cur) return nullptr;
-    }
-    return cur;
-}
-
-std::string text_at(const Node& n, std::initializer_list<std::string_view> keys) {
-    const Node* v = at_path(n, keys);
-    return v && v->is_scalar() && !v->is_null() ? v->text() : std::string();
 }
 
 void object_suppression(const std::string& file, const Node& obj, std::vector<Suppression>& out) {

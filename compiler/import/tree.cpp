@@ -4,30 +4,6 @@
 
 namespace queueforge::importer {
 
-const Node* at(const Node& n, std::initializer_list<std::string_view> path) {
-    const Node* cur = &n;
-    for (auto key : path) {
-        if (!cur->is_map()) return nullptr;
-        cur = cur->find(key);
-        if (!cur) return nullptr;
-    }
-    return cur;
-}
-
-Node* at(Node& n, std::initializer_list<std::string_view> path) {
-    Node* cur = &n;
-    for (auto key : path) {
-        if (!cur->is_map()) return nullptr;
-        cur = cur->find(key);
-        if (!cur) return nullptr;
-    }
-    return cur;
-}
-
-std::string text(const Node* n) { return n && n->is_scalar() && !n->is_null() ? n->text() : std::string(); }
-
-std::string text_at(const Node& n, std::initializer_list<std::string_view> path) { return text(at(n, path)); }
-
 bool is_unset(const Node* n) {
     if (!n || n->is_null()) return true;
     return (n->is_map() || n->is_seq()) && n->size() == 0;

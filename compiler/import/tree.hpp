@@ -2,6 +2,7 @@
 // Small Node helpers for the importer: path lookups, order-insensitive
 // equality and a structural difference.
 #include <queueforge/node.hpp>
+#include <queueforge/node_read.hpp>
 
 #include <initializer_list>
 #include <string>
@@ -11,11 +12,12 @@
 namespace queueforge::importer {
 
 // The node at a path of map keys, or nullptr.
-const Node* at(const Node& n, std::initializer_list<std::string_view> path);
-Node* at(Node& n, std::initializer_list<std::string_view> path);
-// Scalar text at a path ("" when absent, null or not a scalar).
-std::string text(const Node* n);
-std::string text_at(const Node& n, std::initializer_list<std::string_view> path);
+// Path lookups and scalar text are <queueforge/node_read.hpp>'s; `at` on a
+// mutable tree is the same walk.
+inline const Node* at(const Node& n, std::initializer_list<std::string_view> path) { return at_path(n, path); }
+inline Node* at(Node& n, std::initializer_list<std::string_view> path) { return const_cast<Node*>(at_path(n, path)); }
+using queueforge::text;
+using queueforge::text_at;
 
 // Null, {} and [] mean "not set" to the API server's defaulting and to queueforge.
 bool is_unset(const Node* n);

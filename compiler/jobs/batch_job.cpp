@@ -22,7 +22,7 @@ Node clean_template(const Node& tmpl) {
 }  // namespace
 
 bool build_batch_job(const Reporter& rep, Built& out) {
-    const Node* spec = get(&rep.doc(), "spec");
+    const Node* spec = present(&rep.doc(), "spec");
     if (!spec || !spec->is_map()) {
         rep.invalid(spec ? spec : &rep.doc(), "spec", "Required value: a Job needs a spec with a pod template");
         return false;

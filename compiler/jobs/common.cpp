@@ -18,16 +18,8 @@ constexpr std::size_t kMaxPodSets = 18;  // Workload spec.podSets maxItems (jobf
 
 }  // namespace
 
-const Node* get(const Node* n, std::string_view key) {
-    if (!n || !n->is_map()) return nullptr;
-    const Node* v = n->find(key);
-    return v && !v->is_null() ? v : nullptr;
-}
-
-std::string text(const Node* n) { return n && n->is_scalar() && !n->is_null() ? n->text() : std::string(); }
-
 const Node* meta_field(const Node& doc, std::string_view map, std::string_view key) {
-    return get(get(get(&doc, "metadata"), map), key);
+    return present(present(present(&doc, "metadata"), map), key);
 }
 
 std::string namespace_of(const Resource& r) { return r.ref.namespace_.empty() ? std::string(kDefaultName) : r.ref.namespace_; }
@@ -59,7 +51,7 @@ bool elastic(const Node& doc) { return text(annotation(doc, kElasticAnnotation))
 
 std::optional<std::int64_t> read_int(const Reporter& rep, const Node* parent, std::string_view key,
                                      const std::string& path, std::int64_t fallback, std::int64_t min) {
-    const Node* n = get(parent, key);
+    const Node* n = present(parent, key);
     if (!n) return fallback;
     auto v = n->as_int();
     if (!v || *v > kInt32Max || *v < -kInt32Max - 1) {
@@ -84,7 +76,7 @@ std::optional<std::int64_t> parse_int(std::string_view s) {
 }
 
 const Node* read_template(const Reporter& rep, const Node* parent, const std::string& path) {
-    const Node* t = get(parent, "template");
+    const Node* t = present(parent, "template");
     if (!t) {
         rep.invalid(parent, path + ".template", "Required value: the pod template is missing");
         return nullptr;

@@ -58,9 +58,9 @@ const Resource* global_default_priority_class(const ClusterContext& ctx) {
     const Resource* best = nullptr;
     std::int64_t best_value = std::numeric_limits<std::int64_t>::max();
     for (const Resource* c : ctx.k8s_priority_classes) {
-        const Node* g = get(&c->doc, "globalDefault");
+        const Node* g = present(&c->doc, "globalDefault");
         if (!g || !g->as_bool()) continue;
-        const Node* v = get(&c->doc, "value");
+        const Node* v = present(&c->doc, "value");
         const std::int64_t value = v && v->as_int() ? *v->as_int() : 0;
         if (!best || value < best_value) best = c, best_value = value;
     }

@@ -39,7 +39,7 @@ std::optional<Queue> resolve_queue(const ClusterContext& ctx, const Reporter& re
     }
     const std::string ns = namespace_of(rep.job());
     if (!system_namespace(ns) && find_local_queue(ctx, ns, std::string(kDefaultName)))
-        return Queue{std::string(kDefaultName), mark_of(get(&rep.doc(), "metadata"), rep.job())};
+        return Queue{std::string(kDefaultName), mark_of(present(&rep.doc(), "metadata"), rep.job())};
     return std::nullopt;
 }
 
@@ -74,7 +74,7 @@ bool max_exec(const Reporter& rep, WorkloadHead& head) {
 // topology, so the request is left out and the job is placed by quota only.
 void note_topology(const Reporter& rep, const Built& b) {
     for (const auto& ps : b.pod_sets) {
-        const Node* ann = get(get(&ps.tmpl, "metadata"), "annotations");
+        const Node* ann = present(present(&ps.tmpl, "metadata"), "annotations");
         if (!ann || !ann->is_map()) continue;
         for (const auto& e : ann->entries())
             if (e.key.starts_with("kueue.x-k8s.io/podset-") && e.key.find("topology") != std::string::npos) {
@@ -87,8 +87,8 @@ void note_topology(const Reporter& rep, const Built& b) {
 
 std::string job_name(const Reporter& rep, std::size_t index) {
     if (!rep.job().ref.name.empty()) return rep.job().ref.name;
-    const Node* meta = get(&rep.doc(), "metadata");
-    if (const std::string g = text(get(meta, "generateName")); !g.empty()) return g + std::to_string(index + 1);
+    const Node* meta = present(&rep.doc(), "metadata");
+    if (const std::string g = text(present(meta, "generateName")); !g.empty()) return g + std::to_string(index + 1);
     rep.invalid(meta ? meta : &rep.doc(), "metadata.name", "Required value: name or generateName is required");
     return {};
 }
@@ -112,7 +112,7 @@ void convert_one(const Resource& job, std::size_t index, const std::vector<const
     if (invalid) return;
     if (!queue) {
         const std::string ns = namespace_of(job);
-        rep.report(Severity::Warning, "jobs.no-queue", get(&job.doc, "metadata"), "metadata.labels",
+        rep.report(Severity::Warning, "jobs.no-queue", present(&job.doc, "metadata"), "metadata.labels",
                    "no " + std::string(kQueueLabel) + " label and no LocalQueue \"default\" in namespace \"" + ns +
                        "\": Kueue ignores the job, so it runs without quota");
         return;
@@ -136,13 +136,13 @@ void convert_one(const Resource& job, std::size_t index, const std::vector<const
 
     head.name = built.workload_name.empty() ? workload_name(job.ref.kind, name) : built.workload_name;
     if (auto why = check_dns1123_subdomain(head.name); !why.empty()) {
-        rep.invalid(get(&job.doc, "metadata"), "metadata.name", "Workload name \"" + head.name + "\" is not valid: " + why);
+        rep.invalid(present(&job.doc, "metadata"), "metadata.name", "Workload name \"" + head.name + "\" is not valid: " + why);
         return;
     }
     if (!opts.fallback_epoch.empty())
         if (auto ts = timestamp_plus(opts.fallback_epoch, static_cast<std::int64_t>(index))) {
             head.creation_timestamp = *ts;
-            head.creation_mark = mark_of(get(&job.doc, "metadata"), job);
+            head.creation_mark = mark_of(present(&job.doc, "metadata"), job);
         }
     out.push_back(make_workload(job, head, std::move(built)));
 }

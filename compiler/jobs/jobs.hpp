@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the job integrations in compiler/jobs: label keys, Node access,
 // positioned findings about one job, and what an integration produces.
+#include <queueforge/node_read.hpp>
 #include <queueforge/sim_workloads.hpp>
 
 #include <cstdint>
@@ -28,9 +29,10 @@ inline constexpr std::string_view kProvReqPrefix = "provreq.kueue.x-k8s.io/";
 inline constexpr std::string_view kDefaultQueueAnnotation = "kueue.x-k8s.io/default-queue";
 inline constexpr std::string_view kDefaultName = "default";  // default LocalQueue and WPC name
 
-// Node access. `get` returns a map's value unless it is absent or null.
-const Node* get(const Node* n, std::string_view key);
-std::string text(const Node* n);  // scalar text, "" for anything else
+// Node access is <queueforge/node_read.hpp>'s: `present` returns a map's
+// value unless it is absent or null, `text` a non-null scalar's text.
+using queueforge::present;
+using queueforge::text;
 const Node* meta_field(const Node& doc, std::string_view map, std::string_view key);  // metadata.<map>.<key>
 inline const Node* label(const Node& doc, std::string_view key) { return meta_field(doc, "labels", key); }
 inline const Node* annotation(const Node& doc, std::string_view key) { return meta_field(doc, "annotations", key); }

@@ -5,8 +5,8 @@
 namespace queueforge::jobs::detail {
 
 bool build_jobset(const Reporter& rep, Built& out) {
-    const Node* spec = get(&rep.doc(), "spec");
-    const Node* rjs = get(spec, "replicatedJobs");
+    const Node* spec = present(&rep.doc(), "spec");
+    const Node* rjs = present(spec, "replicatedJobs");
     if (!rjs || !rjs->is_seq() || rjs->items().empty()) {
         rep.invalid(rjs ? rjs : spec ? spec : &rep.doc(), "spec.replicatedJobs", "Required value: a JobSet needs at least one replicatedJob");
         return false;
@@ -20,13 +20,13 @@ bool build_jobset(const Reporter& rep, Built& out) {
             ok = false;
             continue;
         }
-        const Node* name = get(&rj, "name");
+        const Node* name = present(&rj, "name");
         if (!name || text(name).empty()) {
             rep.invalid(&rj, path + ".name", "Required value");
             ok = false;
             continue;
         }
-        const Node* job_spec = get(get(&rj, "template"), "spec");
+        const Node* job_spec = present(present(&rj, "template"), "spec");
         if (!job_spec || !job_spec->is_map()) {
             rep.invalid(&rj, path + ".template.spec", "Required value: the replicatedJob needs a Job template");
             ok = false;

@@ -10,6 +10,8 @@
 // mpi-operator v2beta1 validation (Launcher required, one replica).
 #include "jobs/jobs.hpp"
 
+#include <queueforge/text.hpp>
+
 #include <array>
 #include <map>
 
@@ -42,10 +44,11 @@ const KindSpec* spec_for(std::string_view kind) {
     return nullptr;
 }
 
-std::string join(const std::vector<std::string_view>& v) {
-    std::string s;
-    for (auto x : v) s += (s.empty() ? "\"" : ", \"") + std::string(x) + "\"";
-    return s;
+// "A", "B": the API server's list of supported values.
+std::string supported_values(const std::vector<std::string_view>& v) {
+    std::vector<std::string> quoted;
+    for (auto x : v) quoted.push_back(go_quote(x));
+    return join(quoted, ", ");
 }
 
 // Maps each entry of the replica spec map to its canonical type; reports
@@ -59,7 +62,7 @@ bool canonical_types(const Reporter& rep, const KindSpec& k, const Node& specs, 
             if (k.case_insensitive ? lower(e.key) == lower(t) : e.key == t) type = &t;
         Node key_at = Node::string(e.key, e.key_mark);
         if (!type) {
-            rep.invalid(&key_at, path + "[" + e.key + "]", "Unsupported value: \"" + e.key + "\": supported values: " + join(k.ordered));
+            rep.invalid(&key_at, path + "[" + e.key + "]", "Unsupported value: \"" + e.key + "\": supported values: " + supported_values(k.ordered));
             ok = false;
         } else if (!out.emplace(*type, &e).second) {
             rep.invalid(&key_at, path + "[" + e.key + "]", "Duplicate value: replica type " + std::string(*type) + " is given twice");
@@ -74,9 +77,9 @@ bool canonical_types(const Reporter& rep, const KindSpec& k, const Node& specs, 
 bool build_kubeflow(const Reporter& rep, Built& out) {
     const KindSpec* k = spec_for(rep.job().ref.kind);
     if (!k) return false;
-    const Node* spec = get(&rep.doc(), "spec");
+    const Node* spec = present(&rep.doc(), "spec");
     const std::string base = "spec." + std::string(k->field);
-    const Node* specs = get(spec, k->field);
+    const Node* specs = present(spec, k->field);
     if (!specs || !specs->is_map() || specs->entries().empty()) {
         rep.invalid(specs ? specs : spec ? spec : &rep.doc(), base, "Required value: the job has no replica specs");
         return false;
@@ -106,7 +109,7 @@ bool build_kubeflow(const Reporter& rep, Built& out) {
             continue;
         }
         if (type == k->single && *replicas != 1) {
-            rep.invalid(get(&e.value, "replicas"), path + ".replicas", "Forbidden: must be 1");
+            rep.invalid(present(&e.value, "replicas"), path + ".replicas", "Forbidden: must be 1");
             ok = false;
             continue;
         }
@@ -116,11 +119,11 @@ bool build_kubeflow(const Reporter& rep, Built& out) {
         // Priority: runPolicy.schedulingPolicy.priorityClass, else the first
         // template (in podSet order) naming a priorityClassName.
         if (out.priority_class.empty())
-            if (const Node* pcn = get(get(tmpl, "spec"), "priorityClassName"); !text(pcn).empty())
+            if (const Node* pcn = present(present(tmpl, "spec"), "priorityClassName"); !text(pcn).empty())
                 out.priority_class = text(pcn), out.priority_class_at = pcn;
     }
     out.custom_priority = true;
-    if (const Node* pc = get(get(get(spec, "runPolicy"), "schedulingPolicy"), "priorityClass"); !text(pc).empty())
+    if (const Node* pc = present(present(present(spec, "runPolicy"), "schedulingPolicy"), "priorityClass"); !text(pc).empty())
         out.priority_class = text(pc), out.priority_class_at = pc;
     return ok && check_pod_sets(rep, out, specs, base);
 }

@@ -48,8 +48,8 @@ Node containers_shape(const Node* cs) {
     if (!cs || !cs->is_seq()) return out;
     for (const auto& c : cs->items()) {
         Node shape = Node::mapping();
-        shape.set("requests", canonical(get(get(&c, "resources"), "requests") ? *get(get(&c, "resources"), "requests") : Node()));
-        shape.set("ports", canonical(get(&c, "ports") ? *get(&c, "ports") : Node()));
+        shape.set("requests", canonical(present(present(&c, "resources"), "requests") ? *present(present(&c, "resources"), "requests") : Node()));
+        shape.set("ports", canonical(present(&c, "ports") ? *present(&c, "ports") : Node()));
         out.push(std::move(shape));
     }
     return out;
@@ -58,13 +58,13 @@ Node containers_shape(const Node* cs) {
 // Kueue's SpecShape, field for field.
 std::string role_key(const Node& pod_spec) {
     Node shape = Node::mapping();
-    shape.set("initContainers", containers_shape(get(&pod_spec, "initContainers")));
-    shape.set("containers", containers_shape(get(&pod_spec, "containers")));
+    shape.set("initContainers", containers_shape(present(&pod_spec, "initContainers")));
+    shape.set("containers", containers_shape(present(&pod_spec, "containers")));
     for (auto f : {"nodeSelector", "affinity", "tolerations", "runtimeClassName", "priority", "topologySpreadConstraints",
                    "overhead", "resourceClaims"})
-        shape.set(f, get(&pod_spec, f) ? canonical(*get(&pod_spec, f)) : Node());
-    if (const Node* r = get(&pod_spec, "resources"))
-        shape.set("resources", get(r, "requests") ? canonical(*get(r, "requests")) : Node());
+        shape.set(f, present(&pod_spec, f) ? canonical(*present(&pod_spec, f)) : Node());
+    if (const Node* r = present(&pod_spec, "resources"))
+        shape.set("resources", present(r, "requests") ? canonical(*present(r, "requests")) : Node());
     return emit_yaml(shape);
 }
 
@@ -77,7 +77,7 @@ std::string fnv_hex8(const std::string& s) {
 }
 
 const Node* pod_spec_of(const Reporter& rep, const Node& doc) {
-    const Node* spec = get(&doc, "spec");
+    const Node* spec = present(&doc, "spec");
     if (!spec || !spec->is_map()) {
         rep.invalid(spec ? spec : &doc, "spec", "Required value: a Pod needs a spec");
         return nullptr;
@@ -92,7 +92,7 @@ Node template_of(const Node& spec) {
     return t;
 }
 
-bool failed(const Node& doc) { return text(get(get(&doc, "status"), "phase")) == "Failed"; }
+bool failed(const Node& doc) { return text(present(present(&doc, "status"), "phase")) == "Failed"; }
 
 }  // namespace
 

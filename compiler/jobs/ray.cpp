@@ -68,19 +68,19 @@ void raise_for_redis_cleanup(Node& head_container, Mark m) {
 }
 
 bool ft_enabled(const Node& doc, const Node& cluster) {
-    return lower(text(annotation(doc, "ray.io/ft-enabled"))) == "true" || get(&cluster, "gcsFaultToleranceOptions");
+    return lower(text(annotation(doc, "ray.io/ft-enabled"))) == "true" || present(&cluster, "gcsFaultToleranceOptions");
 }
 
 // The RayCluster spec's podSets: head, then one per worker group.
 bool cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::string& path, Built& out) {
-    const Node* head = get(&cluster, "headGroupSpec");
+    const Node* head = present(&cluster, "headGroupSpec");
     if (!head || !head->is_map()) {
         rep.invalid(head ? head : &cluster, path + ".headGroupSpec", "Required value");
         return false;
     }
     const Node* head_tmpl = read_template(rep, head, path + ".headGroupSpec");
     if (!head_tmpl) return false;
-    const Node* head_containers = get(get(head_tmpl, "spec"), "containers");
+    const Node* head_containers = present(present(head_tmpl, "spec"), "containers");
     if (!head_containers || !head_containers->is_seq() || head_containers->items().empty()) {
         rep.invalid(head_tmpl, path + ".headGroupSpec.template.spec.containers", "Required value: the head needs the Ray container");
         return false;
@@ -91,7 +91,7 @@ bool cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::strin
         Node& ray = containers_of(hp.tmpl).items().front();
         if (ray.is_map()) raise_for_redis_cleanup(ray, ray.mark());
     }
-    if (const Node* autoscaling = get(&cluster, "enableInTreeAutoscaling"); autoscaling && autoscaling->as_bool()) {
+    if (const Node* autoscaling = present(&cluster, "enableInTreeAutoscaling"); autoscaling && autoscaling->as_bool()) {
         // Kueue only manages autoscaling Ray clusters as elastic workloads.
         if (!elastic(rep.doc())) {
             rep.invalid(autoscaling, path + ".enableInTreeAutoscaling",
@@ -102,7 +102,7 @@ bool cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::strin
         // KubeRay injects the autoscaler sidecar at pod build time; Kueue
         // accounts for it: autoscalerOptions.resources or requests = limits =
         // cpu 500m / memory 512Mi.
-        const Node* custom = get(get(&cluster, "autoscalerOptions"), "resources");
+        const Node* custom = present(present(&cluster, "autoscalerOptions"), "resources");
         Node res = custom ? *custom : Node::mapping(autoscaling->mark());
         if (!custom) {
             res.set("limits", resource_list({{"cpu", "500m"}, {"memory", "512Mi"}}, autoscaling->mark()));
@@ -112,7 +112,7 @@ bool cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::strin
     }
     out.pod_sets.push_back(std::move(hp));
 
-    const Node* groups = get(&cluster, "workerGroupSpecs");
+    const Node* groups = present(&cluster, "workerGroupSpecs");
     if (groups && !groups->is_seq()) {
         rep.invalid(groups, path + ".workerGroupSpecs", "must be a list");
         return false;
@@ -121,7 +121,7 @@ bool cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::strin
     for (std::size_t i = 0; groups && i < groups->items().size(); ++i) {
         const Node& g = groups->items()[i];
         const std::string gp = path + ".workerGroupSpecs[" + std::to_string(i) + "]";
-        const Node* name = get(&g, "groupName");
+        const Node* name = present(&g, "groupName");
         if (!g.is_map() || text(name).empty()) {
             rep.invalid(&g, gp + ".groupName", "Required value");
             ok = false;
@@ -144,7 +144,7 @@ bool cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::strin
             continue;
         }
         if (*replicas < *min_replicas)
-            rep.report(Severity::Warning, "jobs.ray-replicas", get(&g, "replicas") ? get(&g, "replicas") : &g, gp + ".replicas",
+            rep.report(Severity::Warning, "jobs.ray-replicas", present(&g, "replicas") ? present(&g, "replicas") : &g, gp + ".replicas",
                        "worker group \"" + text(name) + "\": Kueue reserves quota for replicas (" + std::to_string(*replicas) +
                            ") but KubeRay starts minReplicas (" + std::to_string(*min_replicas) + ") workers");
         PodSet ps{.name = std::move(ps_name), .count = *replicas * (*hosts > 1 ? *hosts : 1), .tmpl = *tmpl, .mark = g.mark()};
@@ -157,7 +157,7 @@ bool cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::strin
 }  // namespace
 
 bool build_raycluster(const Reporter& rep, Built& out) {
-    const Node* spec = get(&rep.doc(), "spec");
+    const Node* spec = present(&rep.doc(), "spec");
     if (!spec || !spec->is_map()) {
         rep.invalid(spec ? spec : &rep.doc(), "spec", "Required value");
         return false;
@@ -166,14 +166,14 @@ bool build_raycluster(const Reporter& rep, Built& out) {
 }
 
 bool build_rayjob(const Reporter& rep, Built& out) {
-    const Node* spec = get(&rep.doc(), "spec");
+    const Node* spec = present(&rep.doc(), "spec");
     if (!spec || !spec->is_map()) {
         rep.invalid(spec ? spec : &rep.doc(), "spec", "Required value");
         return false;
     }
-    const Node* selector = get(spec, "clusterSelector");
+    const Node* selector = present(spec, "clusterSelector");
     const bool has_selector = selector && selector->is_map() && !selector->entries().empty();
-    const Node* cluster = get(spec, "rayClusterSpec");
+    const Node* cluster = present(spec, "rayClusterSpec");
     if (has_selector && cluster) {
         rep.invalid(selector, "spec.clusterSelector", "Invalid value: a kueue managed job should not use an existing cluster");
         return false;
@@ -189,19 +189,19 @@ bool build_rayjob(const Reporter& rep, Built& out) {
                     "Required value: rayClusterSpec is required for Kueue-managed jobs that don't use clusterSelector");
         return false;
     }
-    if (const Node* shutdown = get(spec, "shutdownAfterJobFinishes"); !shutdown || !shutdown->as_bool()) {
+    if (const Node* shutdown = present(spec, "shutdownAfterJobFinishes"); !shutdown || !shutdown->as_bool()) {
         rep.invalid(shutdown ? shutdown : spec, "spec.shutdownAfterJobFinishes",
                     "Invalid value: false: a kueue managed job should delete the cluster after finishing");
         return false;
     }
     if (!cluster_pod_sets(rep, *cluster, "spec.rayClusterSpec", out)) return false;
 
-    const Node* mode_at = get(spec, "submissionMode");
+    const Node* mode_at = present(spec, "submissionMode");
     const std::string mode = mode_at ? text(mode_at) : "K8sJobMode";
     const Mark m = mode_at ? mode_at->mark() : spec->mark();
     if (mode == "K8sJobMode") {
         PodSet sub{.name = std::string(kSubmitterPodSet), .count = 1, .mark = m};
-        if (const Node* custom = get(spec, "submitterPodTemplate")) {
+        if (const Node* custom = present(spec, "submitterPodTemplate")) {
             if (!custom->is_map()) {
                 rep.invalid(custom, "spec.submitterPodTemplate", "must be a pod template (a map)");
                 return false;
@@ -210,7 +210,7 @@ bool build_rayjob(const Reporter& rep, Built& out) {
         } else {
             // The submitter Job KubeRay creates: the head's image, Never restart.
             const Node& head_ray = out.pod_sets.front().tmpl.find("spec")->find("containers")->items().front();
-            Node c = container(kSubmitterContainer, get(&head_ray, "image"), submitter_resources(m), m);
+            Node c = container(kSubmitterContainer, present(&head_ray, "image"), submitter_resources(m), m);
             Node pod_spec = Node::mapping(m);
             pod_spec.set("containers", Node::sequence(m)).push(std::move(c));
             pod_spec.set("restartPolicy", Node::string("Never", m));

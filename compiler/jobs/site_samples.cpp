@@ -179,7 +179,7 @@ void apply_overrides(const site::Workload& w, const std::string& timestamp, cons
         if (!text(label(r.doc, kQueueLabel)).empty() || find_local_queue(ctx, ns, std::string(kDefaultName))) continue;
         if (const Resource* lq = annotated_default_queue(ctx, ns)) {
             override(labels, std::string(kQueueLabel), lq->ref.name);
-            Reporter(r, diags).report(Severity::Note, "jobs.annotated-default-queue", get(&r.doc, "metadata"), "metadata.labels",
+            Reporter(r, diags).report(Severity::Note, "jobs.annotated-default-queue", present(&r.doc, "metadata"), "metadata.labels",
                                       "queued to LocalQueue \"" + lq->ref.name + "\" (annotated " + std::string(kDefaultQueueAnnotation) +
                                           "); Kueue itself reads no such annotation and would ignore this job without a " +
                                           std::string(kQueueLabel) + " label");

@@ -21,7 +21,7 @@ struct BuiltinClass {
 constexpr std::array<BuiltinClass, 2> kSystemClasses{{{"system-node-critical", 2000001000}, {"system-cluster-critical", 2000000000}}};
 
 std::int64_t value_of(const Resource& c) {
-    const Node* v = get(&c.doc, "value");
+    const Node* v = present(&c.doc, "value");
     return v && v->as_int() ? *v->as_int() : 0;
 }
 
@@ -34,7 +34,7 @@ Priority pod_priority_ref(std::string name, std::int64_t value, Mark m) {
 std::pair<std::string, const Node*> pod_priority_class(const Built& b) {
     if (b.custom_priority) return {b.priority_class, b.priority_class_at};
     for (const auto& ps : b.pod_sets)
-        if (const Node* n = get(get(&ps.tmpl, "spec"), "priorityClassName"); !text(n).empty()) return {text(n), n};
+        if (const Node* n = present(present(&ps.tmpl, "spec"), "priorityClassName"); !text(n).empty()) return {text(n), n};
     return {"", nullptr};
 }
 
@@ -50,7 +50,7 @@ std::optional<Priority> resolve_priority(const ClusterContext& ctx, const Report
     // jobs that name no class with the WorkloadPriorityClass `default` if it exists.
     if (wanted.empty() && find_wpc(ctx, std::string(kDefaultName))) {
         wanted = kDefaultName;
-        mark = mark_of(get(&rep.doc(), "metadata"), rep.job());
+        mark = mark_of(present(&rep.doc(), "metadata"), rep.job());
     }
     if (!wanted.empty()) {
         const Resource* c = find_wpc(ctx, wanted);
@@ -73,20 +73,20 @@ std::optional<Priority> resolve_priority(const ClusterContext& ctx, const Report
         return std::nullopt;
     }
     if (const Resource* c = global_default_priority_class(ctx))
-        return pod_priority_ref(c->ref.name, value_of(*c), mark_of(get(&rep.doc(), "metadata"), rep.job()));
-    return Priority{0, "", "", "", mark_of(get(&rep.doc(), "metadata"), rep.job())};
+        return pod_priority_ref(c->ref.name, value_of(*c), mark_of(present(&rep.doc(), "metadata"), rep.job()));
+    return Priority{0, "", "", "", mark_of(present(&rep.doc(), "metadata"), rep.job())};
 }
 
 Resource make_workload(const Resource& job, const WorkloadHead& head, Built b) {
-    const Node* job_meta = get(&job.doc, "metadata");
+    const Node* job_meta = present(&job.doc, "metadata");
     const Mark doc_mark = job.doc.mark();
     const Mark meta_mark = mark_of(job_meta, job);
-    const Node* uid = get(job_meta, "uid");
+    const Node* uid = present(job_meta, "uid");
 
     Node meta = Node::mapping(meta_mark);
-    meta.set("name", str(head.name, mark_of(get(job_meta, "name"), job)));
-    meta.set("namespace", str(head.namespace_, mark_of(get(job_meta, "namespace"), job)));
-    if (const Node* ts = get(job_meta, "creationTimestamp")) meta.set("creationTimestamp", *ts);
+    meta.set("name", str(head.name, mark_of(present(job_meta, "name"), job)));
+    meta.set("namespace", str(head.namespace_, mark_of(present(job_meta, "namespace"), job)));
+    if (const Node* ts = present(job_meta, "creationTimestamp")) meta.set("creationTimestamp", *ts);
     else if (!head.creation_timestamp.empty()) meta.set("creationTimestamp", str(head.creation_timestamp, head.creation_mark));
     if (uid) meta.set("uid", *uid);
     // The job-uid label lets reports find a Workload's job (Kueue skips it for
@@ -97,7 +97,7 @@ Resource make_workload(const Resource& job, const WorkloadHead& head, Built b) {
         meta.set("labels", std::move(labels));
     }
     Node annotations = Node::mapping(meta_mark);
-    if (const Node* ja = get(job_meta, "annotations"); ja && ja->is_map())
+    if (const Node* ja = present(job_meta, "annotations"); ja && ja->is_map())
         for (const auto& e : ja->entries())
             if (e.key.starts_with(kProvReqPrefix)) annotations.set(e.key, e.value);
     if (elastic(job.doc)) annotations.set(std::string(kElasticAnnotation), str("true", meta_mark));
@@ -114,7 +114,7 @@ Resource make_workload(const Resource& job, const WorkloadHead& head, Built b) {
         meta.set("ownerReferences", Node::sequence(meta_mark)).push(std::move(owner));
     }
 
-    const Mark spec_mark = mark_of(get(&job.doc, "spec"), job);
+    const Mark spec_mark = mark_of(present(&job.doc, "spec"), job);
     Node spec = Node::mapping(spec_mark);
     spec.set("queueName", str(head.queue, head.queue_mark));
     // Kueue always writes the resolved priority (0 without any class).

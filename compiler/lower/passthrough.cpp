@@ -1,6 +1,7 @@
 #include "lower/passthrough.hpp"
 
 #include <queueforge/explain.hpp>
+#include <queueforge/node_read.hpp>
 
 #include <charconv>
 #include <map>
@@ -61,12 +62,6 @@ int default_wave(const std::string& kind) {
     return 0;
 }
 
-std::string text_at(const Node& doc, std::string_view a, std::string_view b = {}) {
-    const Node* n = doc.find(a);
-    if (n && !b.empty()) n = n->is_map() ? n->find(b) : nullptr;
-    return n && n->is_scalar() && !n->is_null() ? n->text() : std::string();
-}
-
 }  // namespace
 
 void apply_patches(Context& ctx) {
@@ -95,10 +90,10 @@ void apply_patches(Context& ctx) {
 void add_passthrough(Context& ctx) {
     for (const auto& m : ctx.site.passthrough) {
         Object o;
-        o.api_version = text_at(m, "apiVersion");
-        o.kind = text_at(m, "kind");
-        o.name = text_at(m, "metadata", "name");
-        o.namespace_ = text_at(m, "metadata", "namespace");
+        o.api_version = text_at(m, {"apiVersion"});
+        o.kind = text_at(m, {"kind"});
+        o.name = text_at(m, {"metadata", "name"});
+        o.namespace_ = text_at(m, {"metadata", "namespace"});
         o.doc = m;
         o.origin = m.mark();
         explain::record(o, "", m.mark(), Derivation::Written,

@@ -107,52 +107,6 @@ std::string sci_from(const Decimal& dec, bool two_digit_exp) {
     return s + exp_suffix(dec.exp10 - 1, two_digit_exp);
 }
 
-void json_string(std::string& out, std::string_view s) {
-    static const char* hex = "0123456789abcdef";
-    out += '"';
-    for (std::size_t i = 0; i < s.size();) {
-        unsigned char c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-                    out += "\\u00";
-                    out += hex[c >> 4];
-                    out += hex[c & 0xF];
-                } else {
-                    out += static_cast<char>(c);
-                }
-            }
-            ++i;
-            continue;
-        }
-        // Multi-byte: copy valid sequences, U+FFFD for invalid bytes, and
-        // escape the JavaScript line separators as encoding/json does.
-        std::size_t n = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-        bool ok = n && i + n <= s.size();
-        for (std::size_t k = 1; ok && k < n; ++k)
-            if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) ok = false;
-        if (!ok) {
-            out += "\\ufffd";
-            ++i;
-            continue;
-        }
-        std::string_view seq = s.substr(i, n);
-        if (seq == "\xE2\x80\xA8")
-            out += "\\u2028";
-        else if (seq == "\xE2\x80\xA9")
-            out += "\\u2029";
-        else
-            out += seq;
-        i += n;
-    }
-    out += '"';
-}
 
 std::string json_float(double d) {
     if (!std::isfinite(d)) return "null";
@@ -183,7 +137,7 @@ void json_of(std::string& out, const Node& n) {
             out += json_float(num->d);
         return;
     }
-    case Node::Kind::String: json_string(out, n.text()); return;
+    case Node::Kind::String: append_json_string(out, n.text()); return;
     case Node::Kind::Seq: {
         out += '[';
         bool first = true;
@@ -206,7 +160,7 @@ void json_of(std::string& out, const Node& n) {
         for (const auto* e : es) {
             if (!first) out += ',';
             first = false;
-            json_string(out, e->key);
+            append_json_string(out, e->key);
             out += ':';
             json_of(out, e->value);
         }
@@ -218,11 +172,6 @@ void json_of(std::string& out, const Node& n) {
 
 // Code points Go's strconv.IsPrint rejects among those queueforge is likely
 // to meet: C1 controls, no-break and other special spaces, format characters.
-bool go_non_printable(std::uint32_t cp) {
-    return (cp >= 0x80 && cp <= 0xA0) || cp == 0xAD || (cp >= 0x2000 && cp <= 0x200F) ||
-           (cp >= 0x2028 && cp <= 0x202F) || (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0xFEFF ||
-           (cp >= 0xFFF9 && cp <= 0xFFFB) || (cp >= 0xD800 && cp <= 0xDFFF);
-}
 
 }  // namespace
 
@@ -260,60 +209,6 @@ const char* json_type_name(const Node& n) {
     return "null";
 }
 
-std::string go_quote(std::string_view s) {
-    static const char* hex = "0123456789abcdef";
-    std::string out = "\"";
-    for (std::size_t i = 0; i < s.size();) {
-        unsigned char c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\a': out += "\\a"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            case '\v': out += "\\v"; break;
-            default:
-                if (c < 0x20 || c == 0x7f) {
-                    out += "\\x";
-                    out += hex[c >> 4];
-                    out += hex[c & 0xF];
-                } else {
-                    out += static_cast<char>(c);
-                }
-            }
-            ++i;
-            continue;
-        }
-        std::size_t n = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-        bool ok = n && i + n <= s.size();
-        std::uint32_t cp = n == 2 ? (c & 0x1Fu) : n == 3 ? (c & 0x0Fu) : (c & 0x07u);
-        for (std::size_t k = 1; ok && k < n; ++k) {
-            unsigned char cc = static_cast<unsigned char>(s[i + k]);
-            if ((cc & 0xC0) != 0x80) ok = false;
-            cp = (cp << 6) | (cc & 0x3Fu);
-        }
-        if (!ok) {
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 0xF];
-            ++i;
-            continue;
-        }
-        if (go_non_printable(cp)) {
-            char buf[16];
-            std::snprintf(buf, sizeof buf, cp > 0xFFFF ? "\\U%08x" : "\\u%04x", cp);
-            out += buf;
-        } else {
-            out += s.substr(i, n);
-        }
-        i += n;
-    }
-    return out + "\"";
-}
 
 std::string go_float(double d) {
     if (std::isnan(d)) return "NaN";

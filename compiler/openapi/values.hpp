@@ -3,6 +3,7 @@
 // and the server has decoded it (numbers, type names, equality), and how its
 // field errors print values (Go's %q, %v and encoding/json).
 #include <queueforge/node.hpp>
+#include <queueforge/text.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -23,8 +24,8 @@ std::optional<Number> number_of(const Node& n);
 // "integer", "number", "string", "boolean", "array", "object" or "null".
 const char* json_type_name(const Node& n);
 
-// strconv.Quote.
-std::string go_quote(std::string_view s);
+// strconv.Quote (the shared spelling in <queueforge/text.hpp>).
+using queueforge::go_quote;
 // fmt's %v for a float64.
 std::string go_float(double d);
 // A bound (minimum, multipleOf...) as the server prints it: %v of int64 when

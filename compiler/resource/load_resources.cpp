@@ -1,4 +1,5 @@
 #include <queueforge/emit.hpp>
+#include <queueforge/node_read.hpp>
 #include <queueforge/resource.hpp>
 #include <queueforge/yaml_load.hpp>
 
@@ -13,8 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string text_of(const Node* n) { return n && n->is_scalar() && !n->is_null() ? n->text() : std::string(); }
-
 void add_object(const std::string& file, int index, const Node& doc, LoadedResources& out, Diagnostics& diags) {
     if (!doc.is_map()) {
         diags.error(file, doc.mark(), std::string("document is a ") + Node::kind_name(doc.kind()) + ", not a Kubernetes object",
@@ -24,7 +23,7 @@ void add_object(const std::string& file, int index, const Node& doc, LoadedResou
     const Node* api = doc.find("apiVersion");
     const Node* kind = doc.find("kind");
     if (!api || !api->is_string() || api->text().empty() || !kind || !kind->is_string() || kind->text().empty()) {
-        diags.error(file, doc.mark(), std::string("object has no ") + (!api || text_of(api).empty() ? "apiVersion" : "kind"),
+        diags.error(file, doc.mark(), std::string("object has no ") + (!api || text(api).empty() ? "apiVersion" : "kind"),
                     "resource.invalid");
         return;
     }
@@ -44,8 +43,8 @@ void add_object(const std::string& file, int index, const Node& doc, LoadedResou
     r.ref.api_version = api->text();
     r.ref.kind = kind->text();
     if (const Node* meta = doc.find("metadata"); meta && meta->is_map()) {
-        r.ref.name = text_of(meta->find("name"));
-        r.ref.namespace_ = text_of(meta->find("namespace"));
+        r.ref.name = text(meta->find("name"));
+        r.ref.namespace_ = text(meta->find("namespace"));
     }
     r.doc = doc;
     out.resources.push_back(std::move(r));

@@ -1,6 +1,7 @@
 // The rule catalogue: compiler/rules/catalogue/*.yaml and the built-in
 // policies, read from the copies embedded in the binary.
 #include <queueforge/rule_catalogue.hpp>
+#include <queueforge/node_read.hpp>
 
 #include "policy/builtin.hpp"
 #include "site/reader.hpp"
@@ -30,17 +31,15 @@ std::optional<Severity> severity_of(std::string_view s) {
     return std::nullopt;
 }
 
-std::string text_of(const Node* n) { return n && n->is_scalar() && !n->is_null() ? n->text() : std::string(); }
-
 // Trailing newlines of block scalars are not part of the text.
 std::string trimmed(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
     return s;
 }
 
-void read_catalogue_file(const std::string& path, std::string_view text, std::map<std::string, RuleInfo>& out,
+void read_catalogue_file(const std::string& path, std::string_view source, std::map<std::string, RuleInfo>& out,
                          Diagnostics& diags) {
-    auto docs = load_yaml(path, std::string(text), diags);
+    auto docs = load_yaml(path, std::string(source), diags);
     if (docs.size() != 1) return;
     const Node* rules = docs[0].root.is_map() ? docs[0].root.find("rules") : nullptr;
     if (!rules || !rules->is_seq()) {
@@ -49,19 +48,19 @@ void read_catalogue_file(const std::string& path, std::string_view text, std::ma
     }
     for (const Node& e : rules->items()) {
         const Node* id = e.is_map() ? e.find("id") : nullptr;
-        if (!id || text_of(id).empty()) {
+        if (!id || text(id).empty()) {
             diags.error(path, e.mark(), "catalogue entry without an id", "catalogue.invalid");
             continue;
         }
         RuleInfo r;
         r.id = id->text();
         r.defined_in = path;
-        auto sev = severity_of(text_of(e.find("severity")));
-        r.origin = text_of(e.find("origin"));
-        r.summary = trimmed(text_of(e.find("summary")));
-        r.description = trimmed(text_of(e.find("description")));
-        r.bad = trimmed(text_of(e.find("bad")));
-        r.good = trimmed(text_of(e.find("good")));
+        auto sev = severity_of(text(e.find("severity")));
+        r.origin = text(e.find("origin"));
+        r.summary = trimmed(text(e.find("summary")));
+        r.description = trimmed(text(e.find("description")));
+        r.bad = trimmed(text(e.find("bad")));
+        r.good = trimmed(text(e.find("good")));
         if (!sev) diags.error(path, id->mark(), r.id + ": severity must be error, warning or note", "catalogue.invalid");
         if (std::find(origins().begin(), origins().end(), r.origin) == origins().end())
             diags.error(path, id->mark(), r.id + ": origin must be kueue-webhook, crd, api-server, queueforge or policy",
@@ -93,10 +92,10 @@ RuleInfo policy_entry(const policy::BuiltinFile& f, Diagnostics& diags) {
     const Node& root = docs[0].root;
     const Node* meta = root.find("metadata");
     const Node* spec = root.find("spec");
-    r.id = text_of(meta && meta->is_map() ? meta->find("name") : nullptr);
+    r.id = text(meta && meta->is_map() ? meta->find("name") : nullptr);
     if (spec && spec->is_map()) {
-        r.summary = trimmed(text_of(spec->find("description")));
-        r.severity = severity_of(text_of(spec->find("severity"))).value_or(Severity::Error);
+        r.summary = trimmed(text(spec->find("description")));
+        r.severity = severity_of(text(spec->find("severity"))).value_or(Severity::Error);
     }
     return r;
 }

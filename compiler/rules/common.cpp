@@ -4,23 +4,6 @@
 
 namespace queueforge::rules::detail {
 
-namespace {
-const std::vector<Node> kNoItems;
-}  // namespace
-
-const Node* child(const Node* n, std::string_view k) { return n && n->is_map() ? n->find(k) : nullptr; }
-
-const Node* present(const Node* n, std::string_view k) {
-    const Node* c = child(n, k);
-    return c && !c->is_null() ? c : nullptr;
-}
-
-bool is_text(const Node* n) { return n && n->is_scalar() && !n->is_null(); }
-
-std::string text(const Node* n) { return is_text(n) ? n->text() : std::string(); }
-
-const std::vector<Node>& items(const Node* n) { return n && n->is_seq() ? n->items() : kNoItems; }
-
 std::string api_group(std::string_view api_version) {
     auto slash = api_version.find('/');
     return slash == std::string_view::npos ? std::string() : std::string(api_version.substr(0, slash));
@@ -60,40 +43,9 @@ std::map<std::string, std::string> string_map(const Node* n) {
     return out;
 }
 
-std::string go_quote(std::string_view s) {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\x%02x", c);
-                out += buf;
-            } else {
-                out += static_cast<char>(c);  // UTF-8 passes through, as %q keeps printable runes
-            }
-        }
-    }
-    return out + "\"";
-}
-
 std::string index(std::string_view path, std::size_t i) { return std::string(path) + "[" + std::to_string(i) + "]"; }
 
 std::string key(std::string_view path, std::string_view k) { return std::string(path) + "[" + std::string(k) + "]"; }
-
-std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-    std::string out;
-    for (const auto& p : parts) {
-        if (!out.empty()) out += sep;
-        out += p;
-    }
-    return out;
-}
 
 std::string invalid(std::string_view path, std::string_view value, std::string_view detail) {
     std::string s = std::string(path) + ": Invalid value: " + std::string(value);

@@ -8,8 +8,10 @@
 // Diagnostic::path and the mark point at the precise field, which can be
 // deeper (e.g. Kueue reports label errors on "spec.nodeLabels" as a whole).
 #include <queueforge/diagnostics.hpp>
+#include <queueforge/node_read.hpp>
 #include <queueforge/quantity.hpp>
 #include <queueforge/resource.hpp>
+#include <queueforge/text.hpp>
 
 #include <map>
 #include <optional>
@@ -23,16 +25,12 @@ inline constexpr std::string_view kKueueGroup = "kueue.x-k8s.io";
 
 // ---- reading --------------------------------------------------------------
 
-// Map member, or nullptr when `n` is not a map or lacks the key.
-const Node* child(const Node* n, std::string_view key);
-// A member that is present and not null: CEL's has() after the API server
-// drops explicit nulls of optional fields.
-const Node* present(const Node* n, std::string_view key);
-// Scalar text of a non-null scalar, else "".
-std::string text(const Node* n);
-bool is_text(const Node* n);  // non-null scalar
-// Items of a sequence (empty for anything else).
-const std::vector<Node>& items(const Node* n);
+// Node reading (child, present, text, is_text, items) is <queueforge/node_read.hpp>.
+using queueforge::child;
+using queueforge::is_text;
+using queueforge::items;
+using queueforge::present;
+using queueforge::text;
 
 std::string api_group(std::string_view api_version);    // "kueue.x-k8s.io" ("" for core "v1")
 std::string api_version_of(std::string_view api_version);  // "v1beta2"
@@ -48,10 +46,10 @@ std::map<std::string, std::string> string_map(const Node* n);  // labels, annota
 
 // ---- spelling (apimachinery field.Error) ----------------------------------
 
-std::string go_quote(std::string_view s);  // Go's %q for printable UTF-8
+using queueforge::go_quote;  // Go's %q (<queueforge/text.hpp>)
 std::string index(std::string_view path, std::size_t i);     // path[i]
 std::string key(std::string_view path, std::string_view k);  // path[k], field.Path.Key
-std::string join(const std::vector<std::string>& parts, std::string_view sep);
+using queueforge::join;
 
 // "<path>: Invalid value: <value>: <detail>"; `value` is already spelled
 // (go_quote for strings, plain digits for ints, JSON for objects).

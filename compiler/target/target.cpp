@@ -2,6 +2,7 @@
 // site's explicit overrides into a Target. All facts live in matrix.cpp; this
 // file only selects rows and derives the API versions a Kueue release serves.
 #include <queueforge/target.hpp>
+#include <queueforge/text.hpp>
 
 #include "matrix.hpp"
 
@@ -24,15 +25,6 @@ std::string minor_string(const Version& v) { return std::to_string(v.major) + ".
 
 std::string rhoai_name(const Version& v) { return "rhoai-" + minor_string(v); }
 std::string kueue_name(const Version& v) { return "kueue-" + minor_string(v); }
-
-std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-    std::string out;
-    for (const auto& p : parts) {
-        if (!out.empty()) out += sep;
-        out += p;
-    }
-    return out;
-}
 
 std::string unsupported(std::string_view what) {
     // The Kueue rows are one per minor, so a range reads better than 15 names.

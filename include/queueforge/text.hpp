@@ -1,0 +1,31 @@
+#pragma once
+// Spelling text the way Go and Kubernetes print it, UTF-8 decoding and
+// joining: the one module every message, JSON writer and report uses.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace queueforge {
+
+// One UTF-8 character at s[i] (i < s.size()). An invalid or truncated
+// sequence gives {the byte, 1, false}.
+struct Utf8Char {
+    char32_t code_point = 0;
+    std::size_t length = 1;
+    bool valid = false;
+};
+Utf8Char utf8_at(std::string_view s, std::size_t i);
+
+// Go's strconv.Quote (fmt's %q): printable runes as they are, the usual
+// backslash escapes, \xNN for invalid bytes, \uNNNN for non-printables.
+std::string go_quote(std::string_view s);
+
+// encoding/json's string encoding (HTML-safe: <, > and & escaped; invalid
+// bytes become U+FFFD; U+2028/U+2029 escaped), appended to `out`.
+void append_json_string(std::string& out, std::string_view s);
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+std::string join(const std::vector<std::string_view>& parts, std::string_view sep);
+
+}  // namespace queueforge
