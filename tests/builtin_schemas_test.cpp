@@ -320,7 +320,7 @@ std::string lines(const std::vector<std::string>& v) {
 
 }  // namespace
 
-TEST_CASE("schemas: every built-in schema matches its upstream CRD version") {
+TEST_CASE("schemas: every built-in schema matches its upstream CRD version", "[slow]") {
     const fs::path shared = QF_SHARED_DIR;
     if (!fs::exists(shared / "upstream")) {
         WARN("skipped: " << shared << " (upstream CRDs) is not available");

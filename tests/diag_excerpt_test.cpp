@@ -79,7 +79,7 @@ TEST_CASE("findings keep a bounded message; text shows control characters escape
     CHECK(text.find("name \"a\\x1b]0;pwned\\x07\" is odd [test.rule]") != std::string::npos);
 }
 
-TEST_CASE("validate: a 1 MB scalar and an ESC sequence in a name give bounded, inert output", "[diag][excerpt][cli]") {
+TEST_CASE("validate: a 1 MB scalar and an ESC sequence in a name give bounded, inert output", "[diag][excerpt][cli][slow]") {
     const std::string big(1'000'000, 'q');
     const std::string input = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: team-a}\n"
                               "spec:\n  namespaceSelector: {}\n  queueingStrategy: " + big + "\n"

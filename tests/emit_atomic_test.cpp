@@ -238,7 +238,7 @@ TEST_CASE("emit: staging folders of killed runs are removed by the next run and 
     CHECK(staging_leftovers(out).empty());
 }
 
-TEST_CASE("emit: Ctrl-C (SIGINT) or SIGTERM during build -o removes the staging folder and the output is old or new", "[emit][cli]") {
+TEST_CASE("emit: Ctrl-C (SIGINT) or SIGTERM during build -o removes the staging folder and the output is old or new", "[emit][cli][slow]") {
     Fixture f(600);
     std::mt19937 rng(20261125);
     std::uniform_real_distribution<double> at(0.0, 1.2 * f.new_run.count());

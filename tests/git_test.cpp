@@ -161,7 +161,7 @@ TEST_CASE("git: a site split across files, renamed files and binary files are re
     CHECK(r.out.find("no sample or running workload changes") != std::string::npos);
 }
 
-TEST_CASE("git: bad repositories and revisions give clear messages and exit codes", "[git]") {
+TEST_CASE("git: bad repositories and revisions give clear messages and exit codes", "[git][slow]") {
     TempDir t;
     make_repo(t.path);
     auto r = sh(t.path, "queueforge diff --base no-such-branch clusters/prod || echo exit=$?");

@@ -61,7 +61,7 @@ TEST_CASE("build: a 10,000-cohort cycle is found once, at its first cohort", "[s
     CHECK(s < 3.0);
 }
 
-TEST_CASE("timeline: 2 x 40,000 workloads arriving at once are scheduled in linear time", "[scale][timeline]") {
+TEST_CASE("timeline: 2 x 40,000 workloads arriving at once are scheduled in linear time", "[scale][timeline][slow]") {
     const std::string text = R"(cohorts:
 - className: cohort
   count: 1

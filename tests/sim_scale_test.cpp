@@ -124,7 +124,7 @@ TEST_CASE("simulate: 1,000 ClusterQueues x 50,000 workloads run to a fixpoint in
     CHECK(s < 60);
 }
 
-TEST_CASE("simulate: preemption churn stays bounded by the cycle cap", "[simulate][scale]") {
+TEST_CASE("simulate: preemption churn stays bounded by the cycle cap", "[simulate][scale][slow]") {
     // reclaimWithinCohort: Any together with priority preemption inside the
     // queues can make workloads evict each other for a long time (Kueue does
     // the same with jobs that stop instantly); the run is capped, not endless.

@@ -141,7 +141,7 @@ TEST_CASE("validate: every output format") {
     CHECK(run_cli("validate -o yamlish " + file).exit == 2);
 }
 
-TEST_CASE("validate: CRDs given with --crd replace the built-in schemas, their CEL rules are evaluated") {
+TEST_CASE("validate: CRDs given with --crd replace the built-in schemas, their CEL rules are evaluated", "[slow]") {
     auto shared = qf_test::shared_dir();
     if (!shared) {
         WARN("skipped: ../shared (the reference CRDs) is not beside this checkout");
