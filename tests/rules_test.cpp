@@ -627,6 +627,38 @@ TEST_CASE("rules: V38 concurrentAdmissionPolicy", "[rules]") {
          "V38");
 }
 
+TEST_CASE("rules: V38 allows 32 flavors from Kueue 0.20, 16 on older targets", "[rules][target]") {
+    auto groups = [](int flavors) {
+        std::string g = "  - coveredResources: [\"cpu\"]\n    flavors:\n";
+        for (int i = 0; i < flavors; ++i)
+            g += "    - name: f" + std::to_string(i) + "\n      resources:\n      - name: cpu\n        nominalQuota: 1\n";
+        return g;
+    };
+    const std::string policy = "  concurrentAdmissionPolicy:\n    migration:\n      mode: TryPreferredFlavors\n";
+    none(check(cq(policy, groups(32))), "V38");
+    auto over = of_rule(check(cq(policy, groups(33))), "V38");
+    REQUIRE(over.size() == 1);
+    CHECK(has(over[0].message, "cannot have more than 32 resource flavors"));
+    // 17 flavors: fine on 0.20, refused by the 0.18/0.19 webhook.
+    none(cross(cq(policy, groups(17)), "kueue-0.20"), "V38");
+    auto old = one(cross(cq(policy, groups(17)), "kueue-0.19"), "V38", "spec.resourceGroups[0].flavors", 13, 5);
+    CHECK(has(old.message, "cannot have more than 16 resource flavors"));
+    CHECK(has(old.message, "Kueue 0.20 allows 32"));
+    none(cross(cq(policy, groups(16)), "kueue-0.19"), "V38");
+}
+
+TEST_CASE("rules: a WorkloadPriorityClass named default is a warning from Kueue 0.20", "[rules][target]") {
+    const std::string wpc = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata:\n  name: default\nvalue: 10\n";
+    auto w = one(cross(wpc, "kueue-0.20"), "target.default-priority-class", "metadata.name", 4, 3);
+    CHECK(w.severity == Severity::Warning);
+    CHECK(has(w.message, "every workload that names none"));
+    none(cross(wpc, "kueue-0.19"), "target.default-priority-class");
+    none(cross(wpc), "target.default-priority-class");
+    std::string other = wpc;
+    other.replace(other.find("default"), 7, "standard");
+    none(cross(other, "kueue-0.20"), "target.default-priority-class");
+}
+
 // ---------------------------------------------------------------- Cohort
 
 TEST_CASE("rules: V42 V43 V44 Cohort limits and weight", "[rules]") {
@@ -1141,6 +1173,13 @@ TEST_CASE("rules: target.unserved kinds and API versions", "[rules]") {
                    "target.deprecated", "apiVersion", 1, 13);
     CHECK(dep.severity == Severity::Warning);
     CHECK(has(dep.message, "use kueue.x-k8s.io/v1beta2"));
+    // Kueue 0.20 serves no v1beta1 (kubernetes-sigs/kueue#14558): refused, with the rewrite.
+    for (const char* target : {"kueue-0.20", "kubernetes"}) {
+        auto gone = one(cross(cq("", kGoodGroups, "v1beta1"), target), "target.unserved", "apiVersion", 1, 13);
+        CHECK(has(gone.message, "served there: kueue.x-k8s.io/v1beta2"));
+        CHECK(has(gone.message, "rewrite the object as kueue.x-k8s.io/v1beta2 (spec.cohort becomes spec.cohortName)"));
+    }
+    none(cross(cq("", kGoodGroups, "v1beta1"), "kueue-0.19"), "target.unserved");
 }
 
 TEST_CASE("rules: target.unserved fields", "[rules]") {

@@ -385,11 +385,15 @@ TEST_CASE("target: valid overrides") {
         CHECK(r.target->kueue_api_version == kQ1);
         CHECK(r.warning.empty());
     }
-    SECTION("v1beta1 is served by every known Kueue") {
+    SECTION("v1beta1 is served by every known Kueue up to 0.19, by none from 0.20 (kueue#14558)") {
         for (const auto& name : supported_targets()) {
             INFO(name);
-            CHECK(apply_overrides(must_find(name), kueue_api("v1beta1")).target.has_value());
+            const Target t = must_find(name);
+            const bool served = t.kueue < Version{0, 20, 0};
+            CHECK(apply_overrides(t, kueue_api("v1beta1")).target.has_value() == served);
         }
+        auto r = apply_overrides(must_find("kueue-0.20"), kueue_api("v1beta1"));
+        CHECK(contains(r.error, "served by Kueue 0.3 to 0.19"));
     }
     SECTION("v1beta2 from Kueue 0.15") {
         auto r = apply_overrides(must_find("kueue-0.15"), kueue_api("v1beta2"));
@@ -465,7 +469,8 @@ TEST_CASE("target: invalid overrides") {
         {"kubernetes", dsc_api("v2"), "has no DataScienceCluster"},
         {"rhoai-2.16", cohort_api("v1alpha1"), "not served by Kueue 0.8.1"},
         {"rhoai-2.10", cohort_api("v1beta1"), "cohort_api_version v1beta1"},
-        {"rhoai-2.25", cohort_api("v1beta1"), "served by Kueue 0.13 to 0.20"},
+        {"rhoai-2.25", cohort_api("v1beta1"), "served by Kueue 0.13 to 0.19"},
+        {"kueue-0.20", cohort_api("v1beta1"), "served by Kueue 0.13 to 0.19"},
         {"rhoai-3.2", cohort_api("v1beta1"), "not served by Kueue 0.12"},
         {"rhoai-3.3", cohort_api("v1alpha1"), "served by Kueue 0.9 to 0.12"},
         {"kueue-0.13", cohort_api("v1alpha1"), "not served"},

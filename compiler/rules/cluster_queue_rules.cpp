@@ -74,10 +74,11 @@ void check_concurrent_admission(const Reporter& rep, const Node* spec, const std
                           "must have exactly one ResourceGroup when ConcurrentAdmissionPolicy is defined"));
     if (groups.size() == 1) {
         const Node* fl = present(&groups[0], "flavors");
-        if (items(fl).size() > 16)
+        // 32 from Kueue 0.20 (#15949); target_rules.cpp applies 16 to older targets.
+        if (items(fl).size() > 32)
             rep.error("V38", fl, "spec.resourceGroups[0].flavors",
                       invalid("spec.resourceGroups[0].flavors", std::to_string(items(fl).size()),
-                              "cannot have more than 16 resource flavors in the ResourceGroup when ConcurrentAdmissionPolicy is defined"));
+                              "cannot have more than 32 resource flavors in the ResourceGroup when ConcurrentAdmissionPolicy is defined"));
     }
     const Node* migration = present(cap, "migration");
     if (const Node* constraints = present(migration, "constraints")) {

@@ -26,11 +26,12 @@ struct Serving {
 
 // Topology is not in the matrix (compile never emits it); facts from the
 // CRDs: v1alpha1 0.9-0.13, v1beta1 in 0.11 only and again from 0.14,
-// v1beta2 from 0.15; v1beta1 deprecated from 0.16.
+// v1beta2 from 0.15; v1beta1 deprecated from 0.16 and no longer served from
+// 0.20 (CHANGELOG-0.20.md, #14558), like every kueue.x-k8s.io kind.
 constexpr std::array<Serving, 4> kTopology{{
     {"v1alpha1", {0, 9, 0}, {0, 13, 0}, {}},
     {"v1beta1", {0, 11, 0}, {0, 11, 0}, {}},
-    {"v1beta1", {0, 14, 0}, matrix::kNewestKueue, {0, 16, 0}},
+    {"v1beta1", {0, 14, 0}, matrix::kLastV1beta1Kueue, {0, 16, 0}},
     {"v1beta2", {0, 15, 0}, matrix::kNewestKueue, {}},
 }};
 
@@ -113,6 +114,10 @@ bool check_api_version(const Resource& r, const Target& t, Diagnostics& diags) {
                    (r.ref.kind == "Cohort" ? " (a ClusterQueue's cohort field alone still forms an implicit cohort)" : "");
         else
             msg += " (served there: " + join(served_here, ", ") + ")";
+        if (version == "v1beta1" && line > matrix::kLastV1beta1Kueue && !served_here.empty())
+            msg += "; Kueue 0.20 stopped serving v1beta1 (kubernetes-sigs/kueue#14558): rewrite the object as " +
+                   std::string(kKueueGroup) + "/v1beta2" +
+                   (r.ref.kind == "ClusterQueue" ? " (spec.cohort becomes spec.cohortName)" : "");
         rep.error("target.unserved", at, "apiVersion", msg);
         return false;
     }
@@ -140,13 +145,52 @@ void check_fields(const Resource& r, const Target& t, Diagnostics& diags) {
     }
 }
 
+// Limits and behaviours that change with the Kueue release, checked where a
+// target names the release.
+//  - ConcurrentAdmission allows 16 flavors in the ResourceGroup before 0.20
+//    and 32 from 0.20 (CHANGELOG-0.20.md, kubernetes-sigs/kueue#15949); V38
+//    itself applies the newest webhook's limit.
+//  - From 0.20 gate WorkloadPriorityClassDefaulting is Beta and on: every
+//    workload without a priority class gets the WorkloadPriorityClass named
+//    "default" (CHANGELOG-0.20.md, #13719).
+constexpr Version kConcurrentAdmission32{0, 20, 0};
+constexpr std::size_t kConcurrentAdmissionFlavorsBefore020 = 16;
+constexpr Version kDefaultPriorityClassDefaulting{0, 20, 0};
+
+void check_release_limits(const Resource& r, const Target& t, Diagnostics& diags) {
+    const Reporter rep{r, diags};
+    const Version line = minor_line(t.kueue);
+    if (r.ref.kind == "ClusterQueue" && line < kConcurrentAdmission32) {
+        const Node* spec = present(&r.doc, "spec");
+        const auto& groups = items(present(spec, "resourceGroups"));
+        if (present(spec, "concurrentAdmissionPolicy") && groups.size() == 1) {
+            const Node* flavors = present(&groups[0], "flavors");
+            const std::size_t n = items(flavors).size();
+            if (n > kConcurrentAdmissionFlavorsBefore020)
+                rep.error("V38", flavors, "spec.resourceGroups[0].flavors",
+                          invalid("spec.resourceGroups[0].flavors", std::to_string(n),
+                                  "cannot have more than 16 resource flavors in the ResourceGroup when "
+                                  "ConcurrentAdmissionPolicy is defined") +
+                              " (" + describe(t) + "; Kueue 0.20 allows 32)");
+        }
+    }
+    if (r.ref.kind == "WorkloadPriorityClass" && r.ref.name == "default" && line >= kDefaultPriorityClassDefaulting)
+        rep.warning("target.default-priority-class", present(&r.doc, "metadata"), "metadata.name",
+                    "a WorkloadPriorityClass named \"default\" becomes the priority of every workload that names "
+                    "none on " + describe(t) +
+                        " (gate WorkloadPriorityClassDefaulting, on from Kueue 0.20): rename it unless that is "
+                        "intended");
+}
+
 }  // namespace
 
 void check_target_apis(const std::vector<Resource>& resources, const Target& target, Diagnostics& diags) {
     for (const auto& r : resources) {
         if (!is_kueue(r)) continue;
         // Field findings on an unserved version would only repeat the point.
-        if (check_api_version(r, target, diags)) check_fields(r, target, diags);
+        if (!check_api_version(r, target, diags)) continue;
+        check_fields(r, target, diags);
+        check_release_limits(r, target, diags);
     }
 }
 

@@ -159,12 +159,15 @@ constexpr std::array<MissingRelease, 1> kMissing{{
 // ---- Kueue API serving (kueue-semantics.md section 1.1) --------------------
 // Checked against upstream/kueue/v0.6.2 (no Cohort), v0.10.6 (Cohort v1alpha1
 // only), v0.13.10 (Cohort v1beta1 only) and v0.19.2 (v1beta1 deprecated + v1beta2).
+// v0.20.0 stops serving kueue.x-k8s.io/v1beta1 for every kind
+// (kubernetes-sigs/kueue CHANGELOG/CHANGELOG-0.20.md, "Actions Required",
+// PR #14558), so v1beta1's last line is 0.19.
 constexpr std::array<ApiServing, 5> kServing{{
-    {ApiFamily::Queues, "v1beta1", {0, 3, 0}, kNewestKueue, {0, 16, 0}, {}},
+    {ApiFamily::Queues, "v1beta1", {0, 3, 0}, kLastV1beta1Kueue, {0, 16, 0}, {}},
     {ApiFamily::Queues, "v1beta2", {0, 15, 0}, kNewestKueue, {}, {}},
     // v1alpha1 Cohort (field spec.parent) existed 0.9-0.12; 0.13 replaced it.
     {ApiFamily::Cohort, "v1alpha1", {0, 9, 0}, {0, 12, 0}, {}, "parent"},
-    {ApiFamily::Cohort, "v1beta1", {0, 13, 0}, kNewestKueue, {0, 16, 0}, "parentName"},
+    {ApiFamily::Cohort, "v1beta1", {0, 13, 0}, kLastV1beta1Kueue, {0, 16, 0}, "parentName"},
     {ApiFamily::Cohort, "v1beta2", {0, 15, 0}, kNewestKueue, {}, "parentName"},
 }};
 

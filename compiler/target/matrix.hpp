@@ -67,6 +67,8 @@ inline constexpr std::string_view kKueueGroup = "kueue.x-k8s.io/";
 // Plain Kubernetes targets: one row per Kueue minor in this range.
 inline constexpr Version kOldestKueue{0, 6, 0};
 inline constexpr Version kNewestKueue{0, 20, 0};
+// The last Kueue minor serving kueue.x-k8s.io/v1beta1 (0.20 dropped it, #14558).
+inline constexpr Version kLastV1beta1Kueue{0, 19, 0};
 
 // DSC v1 is still served on 3.x (openshift-ai.md section 1, row 3.0): the
 // component keys are those of 2.25 and the v1 webhook rejects kueue Managed.

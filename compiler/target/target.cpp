@@ -141,8 +141,10 @@ void override_kueue_api(Target& t, std::string_view value, std::vector<std::stri
         return;
     }
     if (!serves(*api, t.kueue)) {
+        const bool too_new = api->last < matrix::kNewestKueue && minor_line(t.kueue) > api->last;
         errors.push_back("kueue_api_version " + std::string(v) + " is not served by " + describe(t) +
-                         " (needs Kueue " + minor_string(api->first) + " or newer)");
+                         (too_new ? " (served by Kueue " + minor_string(api->first) + " to " + minor_string(api->last) + ")"
+                                  : " (needs Kueue " + minor_string(api->first) + " or newer)"));
         return;
     }
     if (deprecated(*api, t.kueue))
