@@ -91,6 +91,7 @@ std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const
     lower::lower_cohorts(ctx);
     lower::lower_priority_classes(ctx);
     lower::lower_teams(ctx);
+    lower::lower_tenant_rbac(ctx);
     lower::check_share_sums(ctx, s.teams);
     lower::apply_patches(ctx);
     lower::add_passthrough(ctx);

@@ -16,6 +16,7 @@ inline constexpr int kWaveEmbeddedKueueDsc = -10;
 inline constexpr int kWaveFlavor = 0;
 inline constexpr int kWaveClusterQueue = 1;
 inline constexpr int kWaveLocalQueue = 2;
+inline constexpr int kWaveTenantRbac = 3;  // after the queues its members submit to
 inline constexpr int kWavePlatformDsc = 10;
 
 struct ObjectSpec {

@@ -8,10 +8,10 @@ namespace queueforge::lower {
 void lower_namespaces(Context& ctx) {
     const bool manage = ctx.site.manage_namespaces && ctx.site.manage_namespaces->value;
     std::set<std::string> seen;
-    std::vector<const site::Text*> namespaces;
+    std::vector<std::pair<const site::Text*, const site::Team*>> namespaces;  // first team naming each
     for (const auto& t : ctx.site.teams)
         for (const auto& ns : t.namespaces)
-            if (seen.insert(ns.value).second) namespaces.push_back(&ns);
+            if (seen.insert(ns.value).second) namespaces.emplace_back(&ns, &t);
 
     std::vector<std::pair<std::string, std::string>> required;
     for (const auto& kv : ctx.target.namespace_labels) {
@@ -29,15 +29,33 @@ void lower_namespaces(Context& ctx) {
         }
         return;
     }
-    for (const auto* ns : namespaces) {
+    const bool dashboard = ctx.target.platform == Platform::OpenShiftAI;
+    for (const auto& [ns, team] : namespaces) {
         std::vector<PendingRecord> records;
-        Trace labels_tr = Trace(records).field("metadata").field("labels");
+        Trace meta_tr = Trace(records).field("metadata");
+        Trace labels_tr = meta_tr.field("labels");
+        auto labels = required;
         for (const auto& [k, v] : required)
             labels_tr.set(k, target_origin(ctx, "Kueue manages jobs only in namespaces labelled " + k + "=" + v));
+        std::vector<std::pair<std::string, std::string>> annotations;
+        // The OpenShift AI dashboard lists a namespace as a data science
+        // project only with this label, under the display-name annotation.
+        if (dashboard) {
+            labels.emplace_back("opendatahub.io/dashboard", "true");
+            labels_tr.set("opendatahub.io/dashboard",
+                          target_origin(ctx, "the OpenShift AI dashboard shows namespaces labelled opendatahub.io/dashboard=true as projects"));
+            const bool named = !team->display_name.value.empty();
+            annotations.emplace_back("openshift.io/display-name", named ? team->display_name.value : team->name.value);
+            meta_tr.field("annotations")
+                .set("openshift.io/display-name", named ? team->display_name.mark : team->name.mark,
+                     named ? Derivation::Written : Derivation::Default,
+                     named ? "the team's displayName" : "default: the team's name, as the dashboard's project name");
+        }
         add_object(ctx, {.api_version = "v1",
                          .kind = "Namespace",
                          .name = ns->value,
-                         .labels = required,
+                         .labels = std::move(labels),
+                         .annotations = std::move(annotations),
                          .custom_resource = false,
                          .wave = kWaveNamespace,
                          .kind_rank = 0,

@@ -10,6 +10,7 @@ void lower_cohorts(Context& ctx);
 void lower_priority_classes(Context& ctx);
 void lower_teams(Context& ctx);          // ClusterQueues and LocalQueues
 void lower_namespaces(Context& ctx);
+void lower_tenant_rbac(Context& ctx);   // RoleBindings of the teams' members
 void lower_data_science_cluster(Context& ctx);
 
 // Shared by teams and cohorts: resourceGroups as Kueue spells them, with

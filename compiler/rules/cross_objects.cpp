@@ -19,6 +19,7 @@ void check_cross_objects(const std::vector<Resource>& resources, const CrossOpti
     check_cohort_cycles(inv, diags);
     check_namespaces(inv, diags);
     check_capacity(inv, diags);
+    check_tenant_rbac(resources, diags);
     if (opts.target) check_target_apis(resources, *opts.target, diags);
     check_target_dsc(inv, opts.target ? &*opts.target : nullptr, diags);
 }

@@ -32,6 +32,7 @@ void check_references(const Inventory& inv, Diagnostics& diags);
 void check_cohort_cycles(const Inventory& inv, Diagnostics& diags);
 void check_namespaces(const Inventory& inv, Diagnostics& diags);
 void check_capacity(const Inventory& inv, Diagnostics& diags);
+void check_tenant_rbac(const std::vector<Resource>& resources, Diagnostics& diags);
 void check_target_apis(const std::vector<Resource>& resources, const Target& target, Diagnostics& diags);
 void check_target_dsc(const Inventory& inv, const Target* target, Diagnostics& diags);
 

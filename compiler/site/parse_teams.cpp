@@ -1,5 +1,7 @@
 #include "site/parse_parts.hpp"
 
+#include <queueforge/text.hpp>
+
 #include <algorithm>
 #include <iterator>
 
@@ -88,11 +90,58 @@ void read_team_defaults(const Reader& r, const Node& n, QueueSettings& out) {
     read_settings(r, n, "spec.teamDefaults", out);
 }
 
+// A User or Group name: the API server only demands a non-empty name
+// (rbac validation.ValidateRoleBindingSubject); a name with blanks or control
+// characters matches no identity a provider issues, so it is refused too.
+void read_subjects(const Reader& r, const Node* n, const std::string& what, std::vector<Text>& out) {
+    r.read_text_list(n, what, out);
+    for (const auto& s : out) {
+        if (s.value.empty())
+            r.error(s.mark, what + ": a subject name cannot be empty", r.rule("rbac-subject"));
+        else if (std::any_of(s.value.begin(), s.value.end(), [](unsigned char c) { return c <= 0x20 || c == 0x7f; }))
+            r.error(s.mark, what + ": " + go_quote(s.value) + " holds blanks or control characters; no identity provider issues such a name",
+                    r.rule("rbac-subject"));
+    }
+}
+
+void read_members(const Reader& r, const Node& n, const std::string& what, Members& out) {
+    if (!r.expect_map(n, what, {"groups", "users", "serviceAccounts", "projectRole"})) return;
+    out.mark = n.mark();
+    read_subjects(r, n.find("groups"), what + ".groups", out.groups);
+    read_subjects(r, n.find("users"), what + ".users", out.users);
+    r.read_text_list(n.find("serviceAccounts"), what + ".serviceAccounts", out.service_accounts);
+    for (const auto& sa : out.service_accounts) {
+        // "name" or "namespace/name": ValidateServiceAccountName (a DNS-1123
+        // subdomain) and a namespace name (a DNS-1123 label).
+        auto slash = sa.value.find('/');
+        std::string ns = slash == std::string::npos ? std::string() : sa.value.substr(0, slash);
+        std::string name = slash == std::string::npos ? sa.value : sa.value.substr(slash + 1);
+        std::string why = slash != std::string::npos ? check_dns1123_label(ns) : std::string();
+        if (why.empty()) why = check_dns1123_subdomain(name);
+        if (!why.empty())
+            r.error(sa.mark, what + ".serviceAccounts: " + go_quote(sa.value) + ": " + why, r.rule("rbac-subject"));
+    }
+    // A ClusterRole name is a path segment name (rbac validation.ValidateRoleBinding).
+    if (r.read_text(n.find("projectRole"), what + ".projectRole", out.project_role)) {
+        const std::string& role = out.project_role.value;
+        if (role.empty() || role == "." || role == ".." || role.find_first_of("/%") != std::string::npos)
+            r.error(out.project_role.mark,
+                    what + ".projectRole: " + go_quote(role) + " is not a valid ClusterRole name (may not be empty, \".\" or \"..\", or contain '/' or '%')",
+                    r.rule("rbac-subject"));
+    }
+    if (out.project_role.value == "kueue-batch-admin-role" || out.project_role.value == "cluster-admin")
+        r.error(out.project_role.mark,
+                what + ".projectRole: " + out.project_role.value +
+                    " gives a team's members power over every team's queues; tenants get kueue-batch-user-role "
+                    "(always bound) and at most a project role such as edit",
+                r.rule("rbac-admin-role"));
+}
+
 bool read_team(const Reader& r, const Node& n, const std::string& what, Team& out) {
     if (!r.expect_map(n, what,
-                      {"name", "clusterQueue", "namespaces", "namespaceSelector", "cohort", "quota",
+                      {"name", "displayName", "clusterQueue", "namespaces", "namespaceSelector", "cohort", "quota",
                        "queueingStrategy", "preemption", "flavorFungibility", "fairSharingWeight", "stopPolicy",
-                       "defaultQueue", "localQueue", "ignore"}))
+                       "defaultQueue", "localQueue", "members", "ignore"}))
         return false;
     out.mark = n.mark();
     r.read_rule_list(n.find("ignore"), what + ".ignore", out.ignore);
@@ -113,8 +162,15 @@ bool read_team(const Reader& r, const Node& n, const std::string& what, Team& ou
                     "site.type");
     }
     r.read_name(n.find("cohort"), what + ".cohort", out.cohort);
+    r.read_text(n.find("displayName"), what + ".displayName", out.display_name);
     read_settings(r, n, what, out.settings);
     read_quota(r, n.find("quota"), what + ".quota", out.quota);
+    if (const Node* m = n.find("members")) {
+        read_members(r, *m, what + ".members", out.members.emplace());
+        if (out.namespaces.empty())
+            r.error(m->mark(), what + ".members: the team has no namespaces to bind its members in; add " + what + ".namespaces",
+                    r.rule("members-without-namespaces"));
+    }
     return ok;
 }
 

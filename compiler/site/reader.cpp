@@ -226,6 +226,14 @@ void Reader::read_name_list(const Node* n, std::string_view what, std::vector<Te
     }
 }
 
+void Reader::read_text_list(const Node* n, std::string_view what, std::vector<Text>& out) const {
+    if (!n || !expect_seq(*n, what)) return;
+    for (const auto& item : n->items()) {
+        Text t;
+        if (read_text(&item, what, t)) out.push_back(std::move(t));
+    }
+}
+
 void Reader::read_rule_list(const Node* n, std::string_view what, std::vector<Text>& out) const {
     if (!n) return;
     auto add = [&](const Node& item) {

@@ -44,6 +44,7 @@ struct Reader {
     void read_amounts(const Node* n, std::string_view what, std::vector<Amount>& out, bool allow_share) const;
     void read_string_map(const Node* n, std::string_view what, std::vector<std::pair<Text, Text>>& out) const;
     void read_name_list(const Node* n, std::string_view what, std::vector<Text>& out) const;
+    void read_text_list(const Node* n, std::string_view what, std::vector<Text>& out) const;  // strings
     // Rule ids: a list, or one comma-separated string ("V24,xref.missing-flavor").
     void read_rule_list(const Node* n, std::string_view what, std::vector<Text>& out) const;
 };

@@ -83,8 +83,21 @@ struct QueueSettings {
     Text local_queue;
 };
 
+// Who may submit to a team's queues (tenant RBAC): bound in every team
+// namespace to Kueue's kueue-batch-user-role, and to `project_role` (a
+// ClusterRole the admin names, e.g. edit) when set.
+struct Members {
+    std::vector<Text> groups;
+    std::vector<Text> users;
+    std::vector<Text> service_accounts;  // "name" (in each team namespace) or "namespace/name"
+    Text project_role;
+    Mark mark;
+    bool empty() const { return groups.empty() && users.empty() && service_accounts.empty(); }
+};
+
 struct Team {
     Text name;
+    Text display_name;  // the OpenShift AI dashboard's project name (default: the team name)
     Text cluster_queue;  // defaults to the team name
     std::vector<Text> namespaces;
     // "namespaces" (select the team's namespaces), "all" ({}), or a selector.
@@ -93,6 +106,7 @@ struct Team {
     Text cohort;
     QueueSettings settings;
     std::vector<QuotaEntry> quota;
+    std::optional<Members> members;
     std::vector<Text> ignore;  // rule ids whose findings here are suppressed (the gate)
     Mark mark;
 };
