@@ -250,3 +250,35 @@ TEST_CASE("model: capacity and the simulator agree on what each queue may borrow
     }
     CHECK(compared == 8);
 }
+
+TEST_CASE("model: the shared selector and toleration core", "[model]") {
+    const model::Labels labels{{"zone", "a"}, {"gpus", "8"}};
+    using model::Operators;
+    auto match = [&](const std::string& key, const std::string& op, std::vector<std::string> values,
+                     Operators ops = Operators::LabelSelector) {
+        return model::requirement_matches(key, op, values, labels, ops);
+    };
+    CHECK(match("zone", "In", {"a", "b"}) == true);
+    CHECK(match("zone", "In", {"b"}) == false);
+    CHECK(match("zone", "In", {}) == false);  // validity is the caller's: In without values matches nothing
+    CHECK(match("zone", "NotIn", {"b"}) == true);
+    CHECK(match("missing", "NotIn", {"b"}) == true);
+    CHECK(match("zone", "Exists", {}) == true);
+    CHECK(match("missing", "DoesNotExist", {}) == true);
+    // Gt/Lt are node-selector operators only; an unknown operator is unknown.
+    CHECK_FALSE(match("gpus", "Gt", {"4"}).has_value());
+    CHECK(match("gpus", "Gt", {"4"}, Operators::NodeSelector) == true);
+    CHECK(match("gpus", "Lt", {"4"}, Operators::NodeSelector) == false);
+    CHECK(match("zone", "Gt", {"4"}, Operators::NodeSelector) == false);  // not an integer
+    CHECK_FALSE(match("zone", "Equals", {"a"}, Operators::NodeSelector).has_value());
+    CHECK(model::label_matches("zone", "a", labels));
+    CHECK_FALSE(model::label_matches("zone", "b", labels));
+
+    const model::Taint gpu{"nvidia.com/gpu", "present", "NoSchedule", ""};
+    CHECK(model::tolerates({"nvidia.com/gpu", "Exists", "", ""}, gpu));
+    CHECK(model::tolerates({"nvidia.com/gpu", "Equal", "present", "NoSchedule"}, gpu));
+    CHECK(model::tolerates({"nvidia.com/gpu", "", "present", ""}, gpu));  // Equal is the default
+    CHECK_FALSE(model::tolerates({"nvidia.com/gpu", "Equal", "absent", ""}, gpu));
+    CHECK_FALSE(model::tolerates({"nvidia.com/gpu", "Exists", "", "NoExecute"}, gpu));
+    CHECK(model::tolerates({"", "Exists", "", ""}, gpu));  // an empty key with Exists tolerates everything
+}

@@ -216,17 +216,20 @@ Cluster build_cluster(const std::vector<Resource>& objects) {
     });
 }
 
-const Node* cluster_queue_cohort_field(const Node* spec) {
-    const Node* n = child(spec, "cohortName");
-    if (text(n).empty()) n = child(spec, "cohort");
-    return text(n).empty() ? nullptr : n;
+namespace {
+
+template <std::size_t N>
+const Node* first_set(const Node* spec, const char* const (&fields)[N]) {
+    for (const char* f : fields)
+        if (const Node* n = child(spec, f); !text(n).empty()) return n;
+    return nullptr;
 }
 
-const Node* cohort_parent_field(const Node* spec) {
-    const Node* n = child(spec, "parentName");
-    if (text(n).empty()) n = child(spec, "parent");
-    return text(n).empty() ? nullptr : n;
-}
+}  // namespace
+
+const Node* cluster_queue_cohort_field(const Node* spec) { return first_set(spec, kClusterQueueCohortFields); }
+
+const Node* cohort_parent_field(const Node* spec) { return first_set(spec, kCohortParentFields); }
 
 std::int64_t kueue_amount(const std::string& resource, const Quantity& q) {
     constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();

@@ -6,7 +6,7 @@
 // scheduler's snapshot (snapshot.go skipInactiveCQReason, reason HasCycle).
 #include "simulate/cluster_state.hpp"
 
-#include <queueforge/model/cohort_cycles.hpp>
+#include <queueforge/model/cluster.hpp>
 
 #include <algorithm>
 #include <set>
@@ -170,8 +170,9 @@ void read_cluster_queue(const Reader& rd, const Resource& r, Model& m, const std
         cq.active = false;
         cq.inactive_reason = reasons[0];
     }
-    std::string cohort = rd.str_at(spec, "cohortName");
-    if (cohort.empty()) cohort = rd.str_at(spec, "cohort");
+    std::string cohort;
+    for (const char* field : model::kClusterQueueCohortFields)
+        if (cohort.empty()) cohort = rd.str_at(spec, field);
     cq_cohort.emplace_back(static_cast<int>(m.cqs.size()), cohort);
     m.cq_ids[cq.name] = static_cast<int>(m.cqs.size());
     m.cqs.push_back(std::move(cq));
@@ -217,8 +218,9 @@ void build_queues(const Inputs& in, Model& m, Diagnostics& diags) {
         const Node* spec = rd.map_at(&r->doc, "spec");
         read_resource_groups(rd, spec, m, nullptr, m.nodes[node].quotas, nullptr);
         m.nodes[node].weight = read_weight(rd, spec);
-        std::string parent = rd.str_at(spec, "parentName");
-        if (parent.empty()) parent = rd.str_at(spec, "parent");  // v1alpha1
+        std::string parent;
+        for (const char* field : model::kCohortParentFields)
+            if (parent.empty()) parent = rd.str_at(spec, field);
         cohort_parent.emplace_back(node, parent);
         cohort_objects[node] = r;
     }

@@ -131,8 +131,12 @@ Cluster build_cluster(const std::vector<Object>& objects);
 Cluster build_cluster(const std::vector<Resource>& objects);
 
 // The ClusterQueue's cohort field (v1beta2 cohortName, v1beta1 cohort) and the
-// Cohort's parent field (v1beta1/v1beta2 parentName, v1alpha1 parent) of a
-// `spec`: the one place that knows both spellings.
+// Cohort's parent field (v1beta1/v1beta2 parentName, v1alpha1 parent): the one
+// place that knows both spellings. The lists are in the order readers try
+// them (for readers with their own diagnostics); the functions return the
+// first one set in `spec`.
+inline constexpr const char* kClusterQueueCohortFields[] = {"cohortName", "cohort"};
+inline constexpr const char* kCohortParentFields[] = {"parentName", "parent"};
 const Node* cluster_queue_cohort_field(const Node* spec);
 const Node* cohort_parent_field(const Node* spec);
 
