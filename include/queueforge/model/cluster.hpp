@@ -1,8 +1,10 @@
 #pragma once
 // One typed Kueue cluster, read once from objects (a site's lowering, manifest
-// files, a kubectl dump). API-version spellings (cohort / cohortName,
-// parent / parentName, v1beta1's fairSharing.enable ...) are resolved here
-// and nowhere else; consumers read the typed fields.
+// files, a kubectl dump). API-version spellings (ClusterQueue cohort /
+// cohortName, Cohort parent / parentName) are resolved by the builder;
+// consumers read the typed fields. (validate's rules still point at the one
+// field each API version defines, since that is where a finding belongs.)
+// Kinds are matched by name, whatever their API group.
 //
 // Quotas are kept as Quantity: the API's own exact type (nano units in 128
 // bits, never rounded, with its spelling family so reports write amounts as
