@@ -2,22 +2,17 @@
 
 #include "capacity/arith.hpp"
 
+#include <queueforge/model/cohort_cycles.hpp>
+
 #include <algorithm>
 
 namespace queueforge::capacity {
 
 namespace {
 
-std::string text_at(const Node* map, std::string_view key) {
-    if (!map || !map->is_map()) return {};
-    const Node* v = map->find(key);
-    return v && v->is_scalar() && !v->is_null() ? v->text() : std::string();
-}
-
-std::optional<Amount> amount_at(const Node* map, std::string_view key) {
-    std::string t = text_at(map, key);
-    if (t.empty()) return std::nullopt;
-    return parse_amount(t);
+std::optional<Amount> amount_of_opt(const std::optional<Quantity>& q) {
+    if (!q) return std::nullopt;
+    return amount_of(*q);
 }
 
 struct Reader {
@@ -30,32 +25,24 @@ struct Reader {
         return it->second;
     }
 
-    // resourceGroups[].flavors[].resources[] of a ClusterQueue or Cohort spec.
-    void read_groups(const Node* spec, TreeNode& n) {
-        const Node* groups = spec && spec->is_map() ? spec->find("resourceGroups") : nullptr;
-        if (!groups || !groups->is_seq()) return;
-        for (const Node& g : groups->items()) {
-            const Node* flavors = g.is_map() ? g.find("flavors") : nullptr;
-            if (!flavors || !flavors->is_seq()) continue;
-            for (const Node& f : flavors->items()) {
-                std::string flavor = text_at(&f, "name");
-                const Node* resources = f.is_map() ? f.find("resources") : nullptr;
-                if (flavor.empty() || !resources || !resources->is_seq()) continue;
-                for (const Node& r : resources->items()) {
-                    std::string resource = text_at(&r, "name");
-                    if (resource.empty()) continue;
-                    int id = column(flavor, resource);
+    // resourceGroups[].flavors[].resources[] of a ClusterQueue or Cohort.
+    void read_groups(const std::vector<model::ResourceGroup>& groups, TreeNode& n) {
+        for (const auto& g : groups)
+            for (const auto& f : g.flavors) {
+                if (f.name.empty()) continue;
+                for (const auto& r : f.resources) {
+                    if (r.name.empty()) continue;
+                    int id = column(f.name, r.name);
                     if (static_cast<int>(n.limits.size()) <= id) n.limits.resize(id + 1);
                     Limits& l = n.limits[id];
                     if (l.present) continue;  // a repeated flavor/resource: Kueue's webhook refuses it; keep the first
                     l.present = true;
-                    l.nominal = amount_at(&r, "nominalQuota").value_or(Amount{});
-                    l.borrowing_limit = amount_at(&r, "borrowingLimit");
-                    l.lending_limit = amount_at(&r, "lendingLimit");
+                    l.nominal = amount_of_opt(r.nominal).value_or(Amount{});
+                    l.borrowing_limit = amount_of_opt(r.borrowing_limit);
+                    l.lending_limit = amount_of_opt(r.lending_limit);
                     n.spec_order.push_back(id);
                 }
             }
-        }
     }
 };
 
@@ -85,28 +72,19 @@ bool child_less(const QuotaTree& t, int a, int b) {
 }
 
 // Breaks parent cycles among cohorts so the tree is a forest: the member of
-// each cycle with the smallest name becomes a root. Visiting cohorts by name
-// makes the choice independent of object order.
+// each cycle with the smallest name becomes a root, so the choice does not
+// depend on object order.
 void break_cycles(QuotaTree& t) {
-    std::vector<int> state(t.nodes.size(), 0);  // 0 new, 1 on the current path, 2 done
-    for (const auto& [name, start] : t.cohorts) {
-        std::vector<int> path;
-        int n = start;
-        while (n >= 0 && state[n] == 0) {
-            state[n] = 1;
-            path.push_back(n);
-            n = t.nodes[n].parent;
+    std::vector<int> parent(t.nodes.size());
+    for (std::size_t i = 0; i < t.nodes.size(); ++i) parent[i] = t.nodes[i].parent;
+    const model::CohortCycles cycles = model::find_cohort_cycles(parent);
+    for (const auto& members : cycles.cycles) {
+        int smallest = members.front();
+        for (int m : members) {
+            t.nodes[m].in_cycle = true;
+            if (t.nodes[m].name < t.nodes[smallest].name) smallest = m;
         }
-        if (n >= 0 && state[n] == 1) {
-            auto from = std::find(path.begin(), path.end(), n);
-            int smallest = n;
-            for (auto it = from; it != path.end(); ++it) {
-                t.nodes[*it].in_cycle = true;
-                if (t.nodes[*it].name < t.nodes[smallest].name) smallest = *it;
-            }
-            t.nodes[smallest].parent = -1;
-        }
-        for (int p : path) state[p] = 2;
+        t.nodes[smallest].parent = -1;
     }
 }
 
@@ -170,39 +148,39 @@ void compute_tree(QuotaTree& t) {
 
 }  // namespace
 
-QuotaTree build_tree(const std::vector<Object>& objects) {
+QuotaTree build_tree(const std::vector<Object>& objects) { return build_tree(model::build_cluster(objects)); }
+
+QuotaTree build_tree(const model::Cluster& cluster) {
     QuotaTree t;
     Reader rd{t, {}};
+    // ClusterQueues and Cohort objects in input order (column ids follow it).
+    std::vector<std::pair<int, int>> order;  // (source, +cq index or -(cohort index) - 1)
+    for (std::size_t i = 0; i < cluster.cluster_queues.size(); ++i)
+        order.emplace_back(cluster.cluster_queues[i].source, static_cast<int>(i));
+    for (std::size_t i = 0; i < cluster.cohorts.size(); ++i)
+        if (cluster.cohorts[i].has_object) order.emplace_back(cluster.cohorts[i].source, -static_cast<int>(i) - 1);
+    std::sort(order.begin(), order.end());
     std::vector<std::pair<int, std::string>> parent_names;
-    for (const Object& o : objects) {
-        const bool cq = o.kind == "ClusterQueue";
-        if ((!cq && o.kind != "Cohort") || o.name.empty()) continue;
-        const Node* spec = o.doc.is_map() ? o.doc.find("spec") : nullptr;
+    for (const auto& [source, which] : order) {
         int id;
-        if (cq) {
-            if (t.queues.count(o.name)) continue;
+        if (which >= 0) {
+            const model::ClusterQueue& q = cluster.cluster_queues[which];
             TreeNode n;
-            n.name = o.name;
+            n.name = q.name;
             n.cluster_queue = true;
-            const Node* meta = o.doc.is_map() ? o.doc.find("metadata") : nullptr;
-            n.team = text_at(meta && meta->is_map() ? meta->find("labels") : nullptr, "queueforge.io/team");
-            std::string reclaim = text_at(spec && spec->is_map() ? spec->find("preemption") : nullptr, "reclaimWithinCohort");
-            if (!reclaim.empty()) n.reclaim_within_cohort = reclaim;
+            if (auto it = q.labels.find("queueforge.io/team"); it != q.labels.end()) n.team = it->second;
+            n.reclaim_within_cohort = q.preemption.reclaim_within_cohort;
             id = add_node(t, std::move(n));
-            t.queues.emplace(o.name, id);
-            std::string cohort = text_at(spec, "cohortName");
-            if (cohort.empty()) cohort = text_at(spec, "cohort");
-            if (!cohort.empty()) parent_names.emplace_back(id, cohort);
+            t.queues.emplace(q.name, id);
+            if (!q.cohort.empty()) parent_names.emplace_back(id, q.cohort);
+            rd.read_groups(q.resource_groups, t.nodes[id]);
         } else {
-            auto it = t.cohorts.find(o.name);
-            if (it != t.cohorts.end() && t.nodes[it->second].has_object) continue;
-            id = cohort_node(t, o.name);
+            const model::Cohort& co = cluster.cohorts[-which - 1];
+            id = cohort_node(t, co.name);
             t.nodes[id].has_object = true;
-            std::string parent = text_at(spec, "parentName");
-            if (parent.empty()) parent = text_at(spec, "parent");
-            if (!parent.empty()) parent_names.emplace_back(id, parent);
+            if (!co.parent.empty()) parent_names.emplace_back(id, co.parent);
+            rd.read_groups(co.resource_groups, t.nodes[id]);
         }
-        rd.read_groups(spec, t.nodes[id]);
     }
     for (const auto& [id, parent] : parent_names) {
         int p = cohort_node(t, parent);

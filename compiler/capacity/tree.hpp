@@ -3,6 +3,7 @@
 // Cohort objects: one node per queue and per cohort (implicit ones included),
 // one column per (flavor, resource) anywhere in the tree.
 #include <queueforge/capacity.hpp>
+#include <queueforge/model/cluster.hpp>
 #include <queueforge/object.hpp>
 
 #include <map>
@@ -53,5 +54,7 @@ struct QuotaTree {
 // node's SubtreeQuota, localQuota and potentialAvailable. Cohort cycles are
 // broken at their first member by name (marked in_cycle).
 QuotaTree build_tree(const std::vector<Object>& objects);
+// The same from the typed model.
+QuotaTree build_tree(const model::Cluster& cluster);
 
 }  // namespace queueforge::capacity

@@ -1,6 +1,7 @@
 #include "import/model_parts.hpp"
 #include "import/tree.hpp"
 
+#include <queueforge/model/cluster.hpp>
 #include <queueforge/names.hpp>
 #include <queueforge/quantity.hpp>
 #include <queueforge/site_parse.hpp>
@@ -40,15 +41,10 @@ std::vector<std::string> flavors_of(const Node* groups) {
     return out;
 }
 
-std::string cohort_of(const Node& cq) {
-    std::string c = text_at(cq, {"spec", "cohortName"});
-    return c.empty() ? text_at(cq, {"spec", "cohort"}) : c;
-}
+// The API versions' spellings of these fields are the model's to know.
+std::string cohort_of(const Node& cq) { return text(model::cluster_queue_cohort_field(at(cq, {"spec"}))); }
 
-std::string parent_of(const Node& cohort) {
-    std::string p = text_at(cohort, {"spec", "parentName"});
-    return p.empty() ? text_at(cohort, {"spec", "parent"}) : p;
-}
+std::string parent_of(const Node& cohort) { return text(model::cohort_parent_field(at(cohort, {"spec"}))); }
 
 Node quantity_node(const Node& q) {
     auto parsed = Quantity::parse(q.text());

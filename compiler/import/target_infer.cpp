@@ -2,6 +2,7 @@
 
 #include "import/tree.hpp"
 
+#include <queueforge/model/cluster.hpp>
 #include <queueforge/templates.hpp>
 #include <queueforge/yaml_load.hpp>
 
@@ -58,8 +59,7 @@ Evidence gather(const std::vector<Item>& items) {
             break;
         case Kind::ClusterQueue: {
             ++e.queue_api[it.api_version];
-            if (!text_at(it.doc, {"spec", "cohort"}).empty() || !text_at(it.doc, {"spec", "cohortName"}).empty())
-                e.cohort_refs = true;
+            if (model::cluster_queue_cohort_field(at(it.doc, {"spec"}))) e.cohort_refs = true;
             for (const char* k : {"whenCanBorrow", "whenCanPreempt"}) {
                 std::string v = text_at(it.doc, {"spec", "flavorFungibility", k});
                 if (v == "Borrow" || v == "Preempt") e.legacy_fungibility = true;

@@ -2,6 +2,8 @@
 #include "lower/passes.hpp"
 #include "lower/quota.hpp"
 
+#include <queueforge/model/cohort_cycles.hpp>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -12,39 +14,23 @@ namespace queueforge::lower {
 
 namespace {
 
-// The cohorts (by name) that lie on a cycle of the parent relation, found in
-// one pass: each name is walked once, so a 10,000-deep chain costs 10,000
-// steps, not the 5*10^7 of walking every cohort to its root (7 s).
+// The cohorts (by name) that lie on a cycle of the parent relation
+// (model::find_cohort_cycles: one linear pass, so a 10,000-deep chain costs
+// 10,000 steps).
 std::set<std::string> cohorts_on_cycles(const Context& ctx) {
-    enum class State { Unseen, OnWalk, Done };
-    std::map<std::string_view, State> state;
-    std::set<std::string> on_cycle;
-    auto parent_of = [&](std::string_view name) -> const std::string* {
-        auto it = ctx.cohorts.find(std::string(name));
-        if (it == ctx.cohorts.end() || it->second->parent.value.empty()) return nullptr;
-        if (!ctx.cohorts.count(it->second->parent.value)) return nullptr;
-        return &it->second->parent.value;
-    };
-    for (const auto& [start, cohort] : ctx.cohorts) {
-        std::vector<std::string_view> walk;
-        std::string_view cur = start;
-        while (true) {
-            State& st = state[cur];
-            if (st == State::Done) break;
-            if (st == State::OnWalk) {
-                // Back on this walk: everything from `cur` on is the cycle.
-                auto from = std::find(walk.begin(), walk.end(), cur);
-                for (auto it = from; it != walk.end(); ++it) on_cycle.emplace(*it);
-                break;
-            }
-            st = State::OnWalk;
-            walk.push_back(cur);
-            const std::string* next = parent_of(cur);
-            if (!next) break;
-            cur = *next;
-        }
-        for (auto n : walk) state[n] = State::Done;
+    std::vector<const std::string*> names;
+    std::map<std::string_view, int> index;
+    for (const auto& [name, cohort] : ctx.cohorts) {
+        index.emplace(name, static_cast<int>(names.size()));
+        names.push_back(&name);
     }
+    std::vector<int> parent(names.size(), -1);
+    for (const auto& [name, cohort] : ctx.cohorts)
+        if (auto it = index.find(cohort->parent.value); it != index.end()) parent[index.at(name)] = it->second;
+    const model::CohortCycles cycles = model::find_cohort_cycles(parent);
+    std::set<std::string> on_cycle;
+    for (const auto& members : cycles.cycles)
+        for (int m : members) on_cycle.insert(*names[m]);
     return on_cycle;
 }
 

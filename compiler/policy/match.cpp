@@ -1,5 +1,7 @@
 #include "policy/match.hpp"
 
+#include <queueforge/model/selector.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -74,19 +76,11 @@ Labels labels_of(const Node& object) {
 }
 
 bool selector_matches(const LabelSelector& s, const Labels& labels) {
-    for (const auto& [k, v] : s.match_labels) {
-        auto it = labels.find(k);
-        if (it == labels.end() || it->second != v) return false;
-    }
-    for (const auto& req : s.expressions) {
-        auto it = labels.find(req.key);
-        const bool has = it != labels.end();
-        const bool in = has && std::find(req.values.begin(), req.values.end(), it->second) != req.values.end();
-        if (req.op == "In" && !in) return false;
-        if (req.op == "NotIn" && in) return false;
-        if (req.op == "Exists" && !has) return false;
-        if (req.op == "DoesNotExist" && has) return false;
-    }
+    for (const auto& [k, v] : s.match_labels)
+        if (!model::label_matches(k, v, labels)) return false;
+    // An operator the API would refuse constrains nothing here.
+    for (const auto& req : s.expressions)
+        if (!model::requirement_matches(req.key, req.op, req.values, labels).value_or(true)) return false;
     return true;
 }
 

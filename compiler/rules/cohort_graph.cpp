@@ -2,69 +2,72 @@
 // then skips every ClusterQueue under the cycle (snapshot reason HasCycle)
 // while their status keeps claiming they can admit, so nothing says why
 // workloads stay pending. Reported once per cycle, at its first member in
-// input order.
+// input order. The cycles themselves come from model::find_cohort_cycles.
 #include "rules/inventory.hpp"
 
-#include <algorithm>
-#include <set>
+#include <queueforge/model/cohort_cycles.hpp>
+
+#include <unordered_map>
 
 namespace queueforge::rules::detail {
 
 namespace {
 
-// Name -> parent name, for Cohort objects that name a parent.
-std::map<std::string, std::string> parent_links(const Inventory& inv) {
-    std::map<std::string, std::string> parent;
-    for (const auto& [name, r] : inv.cohort_by_name)
-        if (const Node* p = cohort_parent(*r)) parent[name] = p->text();
-    return parent;
-}
+// Cohort names as graph nodes: the Cohort objects first, in input order, then
+// parents that only appear as names.
+struct CohortGraph {
+    std::unordered_map<std::string, int> index;
+    std::vector<std::string> names;
+    std::vector<int> parent;
 
-// Whether following parents from `start` enters a cycle.
-bool reaches_cycle(const std::string& start, const std::map<std::string, std::string>& parent,
-                   const std::set<std::string>& in_cycle) {
-    std::set<std::string> visited;
-    for (std::string cur = start; visited.insert(cur).second;) {
-        if (in_cycle.count(cur)) return true;
-        auto it = parent.find(cur);
-        if (it == parent.end()) return false;
-        cur = it->second;
+    int node(const std::string& name) {
+        auto [it, added] = index.try_emplace(name, static_cast<int>(names.size()));
+        if (added) {
+            names.push_back(name);
+            parent.push_back(-1);
+        }
+        return it->second;
     }
-    return false;
+    int find(const std::string& name) const {
+        auto it = index.find(name);
+        return it == index.end() ? -1 : it->second;
+    }
+};
+
+CohortGraph graph_of(const Inventory& inv) {
+    CohortGraph g;
+    for (const Resource* co : inv.cohorts) g.node(co->ref.name);
+    // The parent of each name is the one of its Cohort object in the
+    // inventory's by-name index (the first of duplicates).
+    for (const auto& [name, r] : inv.cohort_by_name)
+        if (const Node* p = cohort_parent(*r)) {
+            int child = g.node(name);
+            int up = g.node(p->text());
+            g.parent[child] = up;
+        }
+    return g;
 }
 
 }  // namespace
 
 void check_cohort_cycles(const Inventory& inv, Diagnostics& diags) {
-    const auto parent = parent_links(inv);
-    std::set<std::string> reported;
+    const CohortGraph g = graph_of(inv);
+    const model::CohortCycles cycles = model::find_cohort_cycles(g.parent);
+    std::vector<bool> reported(cycles.cycles.size(), false);
     for (const Resource* co : inv.cohorts) {
-        // Walk up from this cohort; the walk closes a cycle when it comes
-        // back to a name already on the path.
-        std::vector<std::string> path;
-        std::string cur = co->ref.name;
-        bool closed = false;
-        while (true) {
-            if (std::find(path.begin(), path.end(), cur) != path.end()) {
-                closed = true;
-                break;
-            }
-            path.push_back(cur);
-            auto it = parent.find(cur);
-            if (it == parent.end()) break;  // reached a root
-            cur = it->second;
-        }
-        if (!closed || cur != co->ref.name) continue;  // no cycle, or only one above this cohort
-        auto loop_start = path.begin();
-        std::vector<std::string> cycle(loop_start, path.end());
-        if (std::any_of(cycle.begin(), cycle.end(), [&](const auto& n) { return reported.count(n); })) continue;
-        reported.insert(cycle.begin(), cycle.end());
+        const int node = g.find(co->ref.name);
+        const int c = cycles.on_cycle[node];
+        if (c < 0 || reported[c]) continue;
+        reported[c] = true;
 
-        const std::set<std::string> members(cycle.begin(), cycle.end());
+        std::vector<std::string> cycle;
+        for (int m : cycles.members_from(c, node)) cycle.push_back(g.names[m]);
         std::vector<std::string> cqs;
         for (const Resource* cq : inv.cluster_queues)
-            if (const Node* c = cluster_queue_cohort(*cq); c && reaches_cycle(c->text(), parent, members))
-                cqs.push_back(cq->ref.name);
+            if (const Node* cohort = cluster_queue_cohort(*cq)) {
+                int n = g.find(cohort->text());
+                if (n >= 0 && cycles.reaches[n] == c) cqs.push_back(cq->ref.name);
+            }
         std::string chain = join(cycle, " -> ") + " -> " + cycle.front();
         std::string affected = cqs.empty() ? "no ClusterQueue in the input is under it yet"
                                            : "affected: ClusterQueue " + join(cqs, ", ");

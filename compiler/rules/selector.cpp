@@ -1,5 +1,6 @@
 #include "rules/selector.hpp"
 
+#include <queueforge/model/selector.hpp>
 #include <queueforge/names.hpp>
 
 #include <algorithm>
@@ -71,35 +72,22 @@ std::optional<bool> selector_matches(const Node& selector, const Labels& labels)
     bool ok = true;
     if (const Node* ml = present(&selector, "matchLabels")) {
         if (!ml->is_map()) return std::nullopt;
-        for (const auto& e : ml->entries()) {
-            auto it = labels.find(e.key);
-            if (it == labels.end() || it->second != text(&e.value)) ok = false;
-        }
+        for (const auto& e : ml->entries())
+            if (!model::label_matches(e.key, text(&e.value), labels)) ok = false;
     }
     for (const auto& x : items(present(&selector, "matchExpressions"))) {
         const std::string k = text(present(&x, "key"));
         const std::string o = text(present(&x, "operator"));
         std::vector<std::string> values;
         for (const auto& v : items(present(&x, "values"))) values.push_back(text(&v));
-        auto it = labels.find(k);
-        const bool has = it != labels.end();
-        const bool in = has && std::find(values.begin(), values.end(), it->second) != values.end();
-        // Same validity rules as labels.Parse / LabelSelectorAsSelector.
-        if (o == "In") {
-            if (values.empty()) return std::nullopt;
-            ok = ok && in;
-        } else if (o == "NotIn") {
-            if (values.empty()) return std::nullopt;
-            ok = ok && !in;
-        } else if (o == "Exists") {
-            if (!values.empty()) return std::nullopt;
-            ok = ok && has;
-        } else if (o == "DoesNotExist") {
-            if (!values.empty()) return std::nullopt;
-            ok = ok && !has;
-        } else {
-            return std::nullopt;
-        }
+        // Same validity rules as labels.Parse / LabelSelectorAsSelector;
+        // the match itself is the model's.
+        const bool needs_values = o == "In" || o == "NotIn";
+        const bool takes_none = o == "Exists" || o == "DoesNotExist";
+        if ((needs_values && values.empty()) || (takes_none && !values.empty())) return std::nullopt;
+        auto m = model::requirement_matches(k, o, values, labels);
+        if (!m) return std::nullopt;
+        ok = ok && *m;
     }
     return ok;
 }

@@ -1,48 +1,24 @@
 #pragma once
-// Kueue's quota integers (pkg/resources/amount.go, pkg/util/math): int64 with
-// saturation, where MaxInt64 doubles as "Unlimited". kueue-semantics.md 3.3.
+// The simulator's view of the model's amount type (model/amount.hpp) and a
+// small sorted map keyed by interned ids.
+#include <queueforge/model/amount.hpp>
+
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <utility>
 #include <vector>
 
 namespace queueforge::sim::detail {
 
-using Amount = std::int64_t;
-inline constexpr Amount kUnlimited = std::numeric_limits<std::int64_t>::max();
-inline constexpr Amount kMinAmount = std::numeric_limits<std::int64_t>::min();
-
-inline std::int64_t sat_add(std::int64_t a, std::int64_t b) {
-    std::int64_t r;
-    if (__builtin_add_overflow(a, b, &r)) return b > 0 ? kUnlimited : kMinAmount;
-    return r;
-}
-inline std::int64_t sat_sub(std::int64_t a, std::int64_t b) {
-    std::int64_t r;
-    if (__builtin_sub_overflow(a, b, &r)) return b < 0 ? kUnlimited : kMinAmount;
-    return r;
-}
-inline std::int64_t sat_mul(std::int64_t a, std::int64_t b) {
-    std::int64_t r;
-    if (__builtin_mul_overflow(a, b, &r)) return ((a < 0) != (b < 0)) ? kMinAmount : kUnlimited;
-    return r;
-}
-
-// Amount.Add: Unlimited absorbs.
-inline Amount amt_add(Amount a, Amount b) {
-    if (a == kUnlimited || b == kUnlimited) return kUnlimited;
-    return sat_add(a, b);
-}
-// Amount.AddInt64: only the receiver's Unlimited absorbs.
-inline Amount amt_add_int(Amount a, std::int64_t v) { return a == kUnlimited ? a : sat_add(a, v); }
-// Amount.Sub: U-U = 0, U-x = U, x-U = MinInt64.
-inline Amount amt_sub(Amount a, Amount b) {
-    if (a == kUnlimited && b == kUnlimited) return 0;
-    if (a == kUnlimited) return kUnlimited;
-    if (b == kUnlimited) return kMinAmount;
-    return sat_sub(a, b);
-}
+using model::Amount;
+using model::kUnlimited;
+using model::kMinAmount;
+using model::sat_add;
+using model::sat_sub;
+using model::sat_mul;
+using model::amt_add;
+using model::amt_add_int;
+using model::amt_sub;
 
 // A small map sorted by key; Go's map semantics (a missing key reads 0).
 template <class V>

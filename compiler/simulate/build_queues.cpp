@@ -6,6 +6,8 @@
 // scheduler's snapshot (snapshot.go skipInactiveCQReason, reason HasCycle).
 #include "simulate/cluster_state.hpp"
 
+#include <queueforge/model/cluster.hpp>
+
 #include <algorithm>
 #include <set>
 
@@ -168,8 +170,9 @@ void read_cluster_queue(const Reader& rd, const Resource& r, Model& m, const std
         cq.active = false;
         cq.inactive_reason = reasons[0];
     }
-    std::string cohort = rd.str_at(spec, "cohortName");
-    if (cohort.empty()) cohort = rd.str_at(spec, "cohort");
+    std::string cohort;
+    for (const char* field : model::kClusterQueueCohortFields)
+        if (cohort.empty()) cohort = rd.str_at(spec, field);
     cq_cohort.emplace_back(static_cast<int>(m.cqs.size()), cohort);
     m.cq_ids[cq.name] = static_cast<int>(m.cqs.size());
     m.cqs.push_back(std::move(cq));
@@ -215,8 +218,9 @@ void build_queues(const Inputs& in, Model& m, Diagnostics& diags) {
         const Node* spec = rd.map_at(&r->doc, "spec");
         read_resource_groups(rd, spec, m, nullptr, m.nodes[node].quotas, nullptr);
         m.nodes[node].weight = read_weight(rd, spec);
-        std::string parent = rd.str_at(spec, "parentName");
-        if (parent.empty()) parent = rd.str_at(spec, "parent");  // v1alpha1
+        std::string parent;
+        for (const char* field : model::kCohortParentFields)
+            if (parent.empty()) parent = rd.str_at(spec, field);
         cohort_parent.emplace_back(node, parent);
         cohort_objects[node] = r;
     }
@@ -233,29 +237,14 @@ void build_queues(const Inputs& in, Model& m, Diagnostics& diags) {
     for (auto& [cq, cohort] : cq_cohort)
         if (!cohort.empty()) m.nodes[m.cqs[cq].node].parent = cohort_node(m, cohort);
 
-    // hierarchy.HasCycle for every cohort: its parent chain revisits a
-    // cohort. Memoised (0 unknown, 1 on the current walk, 2 acyclic, 3 cyclic)
-    // so that long chains stay linear.
+    // hierarchy.HasCycle for every cohort: its parent chain runs into a
+    // cycle (model::find_cohort_cycles, linear in the number of nodes).
     {
-        std::vector<int> state(m.nodes.size(), 0);
-        for (std::size_t i = 0; i < m.nodes.size(); ++i) {
-            if (m.nodes[i].is_cq || state[i]) continue;
-            std::vector<int> path;
-            int cur = static_cast<int>(i);
-            int verdict = 2;
-            while (true) {
-                if (state[cur] == 1) { verdict = 3; break; }
-                if (state[cur] >= 2) { verdict = state[cur]; break; }
-                state[cur] = 1;
-                path.push_back(cur);
-                if (m.nodes[cur].parent < 0) { verdict = 2; break; }
-                cur = m.nodes[cur].parent;
-            }
-            for (int p : path) {
-                state[p] = verdict;
-                m.nodes[p].has_cycle = verdict == 3;
-            }
-        }
+        std::vector<int> parent(m.nodes.size());
+        for (std::size_t i = 0; i < m.nodes.size(); ++i) parent[i] = m.nodes[i].is_cq ? -1 : m.nodes[i].parent;
+        const model::CohortCycles cycles = model::find_cohort_cycles(parent);
+        for (std::size_t i = 0; i < m.nodes.size(); ++i)
+            if (!m.nodes[i].is_cq) m.nodes[i].has_cycle = cycles.has_cycle(static_cast<int>(i));
     }
     for (std::size_t i = 0; i < m.nodes.size(); ++i) {
         QNode& n = m.nodes[i];

@@ -1,57 +1,25 @@
 #include "simulate/matching.hpp"
 
 #include <algorithm>
-#include <charconv>
 
 namespace queueforge::sim::detail {
 
 namespace {
 
-bool has_value(const std::vector<std::string>& vals, const std::string& v) {
-    return std::find(vals.begin(), vals.end(), v) != vals.end();
-}
-
-std::optional<std::int64_t> to_int64(const std::string& s) {
-    std::int64_t v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-    return v;
-}
-
-// One requirement against a label set (labels.Requirement.Matches and the
-// node-affinity operators Gt/Lt).
+// One requirement against a label set; an operator Kueue would not accept
+// matches nothing.
 bool requirement_matches(const SelectorReq& r, const Labels& labels) {
-    auto it = labels.find(r.key);
-    bool has = it != labels.end();
-    if (r.op == "In") return has && has_value(r.values, it->second);
-    if (r.op == "NotIn") return !has || !has_value(r.values, it->second);
-    if (r.op == "Exists") return has;
-    if (r.op == "DoesNotExist") return !has;
-    if (r.op == "Gt" || r.op == "Lt") {
-        if (!has || r.values.size() != 1) return false;
-        auto lv = to_int64(it->second), rv = to_int64(r.values[0]);
-        if (!lv || !rv) return false;
-        return r.op == "Gt" ? *lv > *rv : *lv < *rv;
-    }
-    return false;
+    return model::requirement_matches(r.key, r.op, r.values, labels, model::Operators::NodeSelector).value_or(false);
 }
 
-bool tolerates(const Toleration& t, const Taint& taint) {
-    if (!t.effect.empty() && t.effect != taint.effect) return false;
-    if (!t.key.empty() && t.key != taint.key) return false;
-    if (t.op == "Exists") return true;
-    if (t.op.empty() || t.op == "Equal") return t.value == taint.value;
-    return false;
-}
+using model::tolerates;
 
 }  // namespace
 
 bool selector_matches(const LabelSelector& s, const Labels& labels) {
     if (s.nothing) return false;
-    for (const auto& [k, v] : s.match_labels) {
-        auto it = labels.find(k);
-        if (it == labels.end() || it->second != v) return false;
-    }
+    for (const auto& [k, v] : s.match_labels)
+        if (!model::label_matches(k, v, labels)) return false;
     for (const auto& r : s.exprs)
         if (!requirement_matches(r, labels)) return false;
     return true;

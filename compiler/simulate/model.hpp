@@ -7,6 +7,8 @@
 // fields marked "sim state" and in QuotaState.
 #include "simulate/amount.hpp"
 
+#include <queueforge/model/selector.hpp>
+
 #include <queueforge/mark.hpp>
 #include <queueforge/quantity.hpp>
 
@@ -36,12 +38,8 @@ struct LabelSelector {
     std::vector<SelectorReq> exprs;
 };
 
-struct Taint {
-    std::string key, value, effect, time_added;
-};
-struct Toleration {
-    std::string key, op, value, effect;
-};
+using Taint = model::Taint;
+using Toleration = model::Toleration;
 
 struct Flavor {
     std::string name;

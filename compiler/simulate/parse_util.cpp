@@ -1,5 +1,6 @@
 #include "simulate/parse_util.hpp"
 
+#include <queueforge/model/cluster.hpp>
 #include <queueforge/names.hpp>
 
 #include <algorithm>
@@ -255,15 +256,7 @@ std::int64_t resource_value(const std::string& resource, const Quantity& q) {
     return resource == "cpu" ? q.milli_value() : q.value();
 }
 
-Amount quota_amount(const std::string& resource, const Quantity& q) {
-    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
-    if (resource == "cpu") {
-        if (q.compare(Quantity::from_int(kMax / 1000)) >= 0) return kUnlimited;
-        return q.milli_value();
-    }
-    if (q.compare(Quantity::from_int(kMax)) >= 0) return kUnlimited;
-    return q.value();
-}
+Amount quota_amount(const std::string& resource, const Quantity& q) { return model::kueue_amount(resource, q); }
 
 double quantity_to_double(const Quantity& q) { return static_cast<double>(q.nanos()) / 1e9; }
 
