@@ -7,6 +7,7 @@
 // rendered folder -- as they are staged (the index), never the work tree:
 //   check   queueforge check --staged SITE...
 //   render  queueforge build --staged SITE -o SITE/rendered --prune --fail-on-change, per site
+//           (a site file not called queueforge-site.yaml: FOLDER/rendered/STEM)
 // No file, or none that reaches a site: nothing to do, exit 0.
 #include "cli.hpp"
 #include "git_input.hpp"
@@ -41,6 +42,16 @@ bool covers(const std::string& prefix, const std::string& file) {
 
 std::string repo_relative(const std::string& root, const std::string& path) {
     return fs::path(path).lexically_relative(root).lexically_normal().generic_string();
+}
+
+// Where a site renders: `<folder>/rendered` for a queueforge-site.yaml (as
+// build --output-per-site rendered); for a site file of another name, which
+// may share its folder with other sites, `<folder>/rendered/<file stem>`.
+std::string rendered_dir(const std::string& site_file, const std::string& rendered) {
+    const fs::path p(site_file);
+    fs::path out = p.parent_path() / rendered;
+    if (p.filename() != kSiteFileName) out /= p.stem();
+    return out.lexically_normal().generic_string();
 }
 
 // Runs another command of this program in-process, as the command line would.
@@ -93,7 +104,6 @@ int run_hook(const HookFlags& f) {
     for (const auto& c : clusters) {
         if (c.site_file.empty()) continue;
         const std::string site_file = repo_relative(root, c.site_file);
-        const std::string site_dir = fs::path(site_file).parent_path().generic_string();
         bool reached = every_site;
         for (const auto& input : site_inputs(c.site_file)) {
             const std::string rel = repo_relative(root, input);
@@ -101,8 +111,9 @@ int run_hook(const HookFlags& f) {
         }
         for (const auto& file : *changed) {
             const fs::path p(file);
+            if (covers(file, site_file)) reached = true;  // a folder named in the hook's args: its sites
             if (p.filename() == ".queueforge.yaml" && covers(p.parent_path().generic_string(), site_file)) reached = true;
-            if (covers((fs::path(site_dir) / f.rendered).lexically_normal().generic_string(), file)) reached = true;
+            if (covers(rendered_dir(site_file, f.rendered), file)) reached = true;
         }
         if (reached) sites.push_back(site_file);
     }
@@ -119,7 +130,7 @@ int run_hook(const HookFlags& f) {
     }
     int worst = kOk;
     for (const auto& s : sites) {
-        const std::string out = shown((fs::path(s).parent_path() / f.rendered).generic_string());
+        const std::string out = shown(rendered_dir(s, f.rendered));
         worst = std::max(worst, run_command({"build", "--staged", shown(s), "-o", out, "--prune", "--fail-on-change"}));
     }
     return worst;
@@ -138,11 +149,13 @@ Command add_hook(CLI::App& app) {
         ->allow_extra_args(false);
     sub->footer(R"(A staged file reaches a site when it is the site file, a job manifest the site references
 (workloads[].file), a file in the site's rendered folder, a .queueforge.yaml above the site, or
-a file under a --policy path (every site). Only those sites are checked or rendered, each as
+a file under a --policy path (every site); a folder (in the hook's args) reaches the sites beneath
+it. Only those sites are checked or rendered, each as
 staged in the index; files that reach no site make the hook succeed without doing anything.
 
   check    queueforge check --staged SITE...                       (all reached sites together)
-  render   queueforge build --staged SITE -o SITE/rendered --prune --fail-on-change   (each site)
+  render   queueforge build --staged SITE -o SITE/rendered --prune --fail-on-change   (each site;
+           a site file with another name, clusters/east.yaml, renders into clusters/rendered/east)
 
 Examples (what .pre-commit-hooks.yaml runs):
   queueforge hook check clusters/prod/queueforge-site.yaml jobs/train.yaml

@@ -60,8 +60,10 @@ std::string render_json(const Review& r) {
 std::string render_json(const MultiReview& r) {
     Arrays a;
     json sites = json::array();
+    bool simulated = false;
     for (const auto& s : r.sites) {
         add(s.review, s.site, a);
+        simulated = simulated || s.review.simulated;
         std::size_t regressions = 0;
         for (const auto& c : s.review.admissions) regressions += c.regression ? 1 : 0;
         sites.push_back({{"site", s.site}, {"change", s.change}, {"renamedFrom", opt(s.renamed_from)},
@@ -69,7 +71,8 @@ std::string render_json(const MultiReview& r) {
                          {"simulated", s.review.simulated}});
     }
     json out = {{"apiVersion", "queueforge.io/v1alpha1"}, {"kind", "Review"}, {"base", r.base}, {"head", r.head},
-                {"sites", sites}, {"objects", a.objects}, {"quotas", a.quotas}, {"admissions", a.admissions},
+                {"sites", sites}, {"objects", a.objects}, {"quotas", a.quotas}, {"simulated", simulated},
+                {"admissions", a.admissions},
                 {"blockedDeletions", a.blocked}, {"quotaBelowUsage", a.below}};
     for (const auto& kind : fail_on_kinds()) out["found"][kind] = has(r, kind);
     return out.dump(2) + "\n";

@@ -119,7 +119,8 @@ std::string render_markdown(const Review& r) {
 }
 
 std::string render_markdown(const MultiReview& r, std::size_t max_chars) {
-    const std::string title = "### queueforge diff: " + plain(r.base) + " → " + plain(r.head) + "\n\n";
+    // The marker lets a CI job find its earlier comment and update it (examples/ci/).
+    const std::string title = "<!-- queueforge-diff -->\n### queueforge diff: " + plain(r.base) + " → " + plain(r.head) + "\n\n";
     std::string summary = "| Site | Change | Objects changed | Admission regressions | Verdict |\n|---|---|---|---|---|\n";
     for (const auto& s : r.sites)
         summary += "| `" + plain(s.site) + "` | " + change_text(s) + " | " + std::to_string(s.review.objects.size()) + " | " +

@@ -147,7 +147,8 @@ std::string render_markdown(const Review& r);
 
 std::string render_text(const MultiReview& r);
 std::string render_json(const MultiReview& r);
-// One pull-request comment: a summary table (site | objects changed |
+// One pull-request comment, starting with the line `<!-- queueforge-diff -->`
+// (CI jobs find their earlier comment by it): a summary table (site | objects changed |
 // admission regressions | verdict), then each changed site's details, long
 // lists collapsed; at most `max_chars` characters (GitHub's comment limit is
 // 65,536), cut at a site boundary with a note saying what was left out.
