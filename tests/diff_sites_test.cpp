@@ -111,7 +111,7 @@ TEST_CASE("diff-sites: a job file two sites share shows under both", "[diff-site
     CHECK(r.exit == 0);
     CHECK(r.out.find("== fleet/east.yaml\n") != std::string::npos);
     CHECK(r.out.find("== fleet/west.yaml\n") != std::string::npos);
-    CHECK(count(r.out, "llm-train/llm-pretrain: Admitted on h100 -> Pending") == 2);
+    CHECK(count(r.out, "llm-train/pytorchjob-llm-pretrain: Admitted on h100 -> Pending") == 2);
     auto gate = sh(t.path, "queueforge diff --base HEAD~1 --head HEAD --fail-on regression fleet/west.yaml || echo exit=$?");
     CHECK(gate.out.find("exit=1") != std::string::npos);
     CHECK(gate.out.find("east") == std::string::npos);
@@ -125,7 +125,7 @@ TEST_CASE("diff-sites: sites added, removed and moved", "[diff-sites]") {
         auto r = sh(t.path, "queueforge diff --base HEAD");
         INFO(r.out << r.err);
         CHECK(r.exit == 0);
-        CHECK(r.out.find("== clusters/dev (site added)\n  + ClusterQueue/llm\n") != std::string::npos);
+        CHECK(r.out.find("== clusters/dev (site added)\n  + ClusterQueue/analytics\n") != std::string::npos);
         CHECK(r.out.find("  clusters/prod: no changes\n") != std::string::npos);
         // A folder the base does not have at all is an added site too.
         r = sh(t.path, "git add -A && git commit -qm dev && queueforge diff --base HEAD~1 clusters/dev -o json");
@@ -137,7 +137,7 @@ TEST_CASE("diff-sites: sites added, removed and moved", "[diff-sites]") {
         auto r = sh(t.path, "git rm -rq clusters/staging && queueforge diff --base HEAD --staged");
         INFO(r.out << r.err);
         CHECK(r.exit == 0);
-        CHECK(r.out.find("== clusters/staging (site removed)\n  - ClusterQueue/llm\n") != std::string::npos);
+        CHECK(r.out.find("== clusters/staging (site removed)\n  - ClusterQueue/analytics\n") != std::string::npos);
         CHECK(r.out.find("  clusters/prod: no changes\n") != std::string::npos);
     }
     SECTION("moved: the same metadata.name at another path") {

@@ -37,13 +37,21 @@ std::string repo_relative(const Tree& t, const std::string& path) {
     return p.compare(0, prefix.size(), prefix) == 0 ? p.substr(prefix.size()) : p;
 }
 
-// Findings that name a tree's files (or its root) name "<label><repository path>".
-void relabel_into(const Tree& t, Diagnostics& from, Diagnostics& into, const std::string& site) {
-    const std::string prefix = root_prefix(t);
+// Findings that name a side's files (or its root) name "<label><repository
+// path>" (or the revision), never the temporary folder it was written to.
+void relabel_into(const Tree& base, const Tree& head, Diagnostics& from, Diagnostics& into, const std::string& site) {
+    auto replace_all = [](std::string& text, const std::string& what, const std::string& with) {
+        for (std::size_t at = 0; !what.empty() && (at = text.find(what, at)) != std::string::npos; at += with.size())
+            text.replace(at, what.size(), with);
+    };
     for (auto d : from.all()) {
-        if (d.file.compare(0, prefix.size(), prefix) == 0) d.file = t.label + d.file.substr(prefix.size());
-        for (std::size_t at = 0; (at = d.message.find(prefix, at)) != std::string::npos; at += t.label.size())
-            d.message.replace(at, prefix.size(), t.label);
+        for (const Tree* t : {&base, &head}) {
+            const std::string prefix = root_prefix(*t);
+            if (d.file.compare(0, prefix.size(), prefix) == 0) d.file = t->label + d.file.substr(prefix.size());
+            if (t->label.empty()) continue;  // the work tree: its paths are the user's own
+            replace_all(d.message, prefix, t->label);
+            replace_all(d.message, prefix.substr(0, prefix.size() - 1), t->label.substr(0, t->label.size() - 1));
+        }
         if (d.site.empty()) d.site = site;
         into.add(std::move(d));
     }
@@ -75,7 +83,7 @@ std::map<std::string, FoundSite> discover_sites(const Tree& t, const std::vector
         FoundSite s{repo_relative(t, c.label), repo_relative(t, c.site_file), site_name(c.site_file)};
         out.emplace(s.label, std::move(s));
     }
-    relabel_into(t, local, diags, "");
+    relabel_into(t, t, local, diags, "");
     return out;
 }
 
@@ -158,7 +166,7 @@ std::optional<MultiReview> compare_sites(const Tree& base, const Tree& head, con
         }
         if ((p.base && !sa) || (p.head && !sb)) {
             ok = false;
-            relabel_into(head, local, diags, site);
+            relabel_into(base, head, local, diags, site);
             continue;
         }
         Side none_base{base.name, {}, {}}, none_head{head.name, {}, {}};
@@ -169,8 +177,8 @@ std::optional<MultiReview> compare_sites(const Tree& base, const Tree& head, con
         SiteReview s;
         s.site = site;
         s.review = compare(sa ? *sa : none_base, base_paths, sb ? *sb : none_head, head_paths, opts, compared);
-        relabel_into(head, local, diags, site);
-        relabel_into(head, compared, diags, site);
+        relabel_into(base, head, local, diags, site);
+        relabel_into(base, head, compared, diags, site);
         if (!p.base) s.change = "Added";
         else if (!p.head) s.change = "Removed";
         else if (p.base->label != p.head->label) {
