@@ -62,10 +62,13 @@ TEST_CASE("precommit: queueforge hook acts on exactly the sites the files reach"
     r = sh(t.path, env + "git add -A && queueforge hook check fleet/jobs/llm-pretrain-pytorchjob.yaml || echo exit=$?");
     INFO(r.out << r.err);
     CHECK(r.out.find("exit=1") != std::string::npos);
-    CHECK(r.err.find("index:fleet/east.yaml:") != std::string::npos);
-    CHECK(r.err.find("index:fleet/west.yaml:") != std::string::npos);
-    CHECK(r.err.find("clusters/solo") == std::string::npos);
-    CHECK(r.err.find(scratch) == std::string::npos);  // never the temporary folder
+    // The job's errors, and one summary line per site that reads it.
+    const std::string all = r.out + r.err;
+    CHECK(all.find("index:fleet/jobs/llm-pretrain-pytorchjob.yaml:22:70: error:") != std::string::npos);
+    CHECK(all.find("\nindex:fleet/east.yaml: 1 error") != std::string::npos);
+    CHECK(all.find("\nindex:fleet/west.yaml: 1 error") != std::string::npos);
+    CHECK(all.find("clusters/solo") == std::string::npos);
+    CHECK(all.find(scratch) == std::string::npos);  // never the temporary folder
     // Only what is staged counts: the work tree's fix is not seen until it is added.
     REQUIRE(replace_once(t.path / "fleet/jobs/llm-pretrain-pytorchjob.yaml", "\"4x\"", "\"4\""));
     CHECK(sh(t.path, env + "queueforge hook check fleet/jobs/llm-pretrain-pytorchjob.yaml").exit == 1);
@@ -113,7 +116,7 @@ TEST_CASE("precommit: Debian's pre-commit with one entry per hook for the whole 
     CHECK(r.out.find("updated the rendered manifests in fleet/rendered/east") != std::string::npos);
     CHECK(r.out.find("fleet/rendered/west") == std::string::npos);
     CHECK(r.out.find("clusters/solo") == std::string::npos);
-    CHECK(sh(work, "git status --porcelain").out == " M fleet/rendered/east/05-clusterqueue-search.yaml\n");
+    CHECK(sh(work, "git status --porcelain").out == "M  fleet/east.yaml\n M fleet/rendered/east/05-clusterqueue-search.yaml\n");
     r = sh(work, env + "git add -A && git commit -qm east 2>&1");
     INFO(r.out << r.err);
     CHECK(r.exit == 0);
@@ -124,8 +127,9 @@ TEST_CASE("precommit: Debian's pre-commit with one entry per hook for the whole 
     r = sh(work, env + "git add -A && git commit -qm job 2>&1 || echo exit=$?");
     INFO(r.out << r.err);
     CHECK(r.out.find("exit=1") != std::string::npos);
-    CHECK(r.out.find("index:fleet/east.yaml:") != std::string::npos);
-    CHECK(r.out.find("index:fleet/west.yaml:") != std::string::npos);
+    CHECK(r.out.find("index:fleet/jobs/llm-pretrain-pytorchjob.yaml:22:70: error:") != std::string::npos);
+    CHECK(r.out.find("\nindex:fleet/east.yaml: 1 error") != std::string::npos);
+    CHECK(r.out.find("\nindex:fleet/west.yaml: 1 error") != std::string::npos);
     CHECK(r.out.find("clusters/solo") == std::string::npos);
     CHECK(r.out.find(scratch) == std::string::npos);
     CHECK(sh(work, "git log --oneline | wc -l").out == "2\n");
