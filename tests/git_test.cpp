@@ -106,7 +106,7 @@ TEST_CASE("git: diff reports admission changes of the site's sample workloads (m
     auto r = sh(t.path, "git add -A && queueforge diff --base HEAD --staged clusters/prod -o markdown");
     INFO(r.err);
     CHECK(r.exit == 0);
-    CHECK(r.out.find("### queueforge: HEAD (") != std::string::npos);
+    CHECK(r.out.find("### queueforge diff: HEAD (") != std::string::npos);
     CHECK(r.out.find("the index (staged changes)") != std::string::npos);
     CHECK(r.out.find("| search | a100 | nvidia.com/gpu | nominalQuota | `16` | `0` |") != std::string::npos);
     CHECK(r.out.find("| search/search-ranker-8gpu | Admitted on a100 |") != std::string::npos);

@@ -70,11 +70,10 @@ std::string render_text(const MultiReview& r) {
                                             : std::to_string(s.review.objects.size()) + " objects changed, " +
                                                   std::to_string(regressions) + " admission regressions") +
                    "\n";
-        if (s.change == "Unchanged") continue;
+        if (s.change == "Unchanged" && r.sites.size() > 1) continue;  // listed in the summary only
         out += "\n== " + site_heading(s) + "\n" + body(s.review);
     }
-    if (r.sites.size() > 1 || r.sites.empty() || r.sites.front().change == "Unchanged")
-        out += (r.sites.size() > 1 ? "\n" : "") + std::string("Sites\n") + summary;
+    if (r.sites.size() > 1) out += "\nSites\n" + summary;
     return out;
 }
 
