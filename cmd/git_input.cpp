@@ -27,9 +27,10 @@ std::optional<std::vector<std::string>> repository_paths(const git::Repository& 
 
 namespace {
 
-// The files the sites under `prefixes` read from elsewhere in the repository
-// (a job manifest shared by several sites: site_inputs.hpp), written out too,
-// so a site reads the same from a revision as from the work tree.
+// The files the sites under `prefixes` read that the prefixes do not cover
+// (site_inputs.hpp; e.g. the job manifests beside a site file named on its
+// own, as the pre-commit hooks name them), written out too, so a site reads
+// the same from a revision or the index as from the work tree.
 bool add_site_inputs(const git::Repository::Snapshot& snap, const std::string& root,
                      const std::vector<std::string>& prefixes, std::string& error) {
     std::vector<std::string> under;
