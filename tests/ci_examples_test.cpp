@@ -148,4 +148,13 @@ TEST_CASE("argocd: the ApplicationSet makes one Application per cluster folder w
     CHECK(at(set, {"spec", "template", "spec", "destination", "name"}).text() == "{{.path.basename}}");
     // The plugin is found in such a folder: its discover rule names the site file.
     CHECK(at(plugin, {"spec", "discover", "fileName"}).text() == "queueforge-site.yaml");
+    // The sidecar's ConfigMap carries the same plugin definition.
+    Diagnostics diags;
+    const auto sidecar = queueforge::load_yaml("repo-server-sidecar.yaml", read_text(dir / "repo-server-sidecar.yaml"), diags);
+    REQUIRE(!sidecar.empty());
+    const Node& embedded_text = at(sidecar.front().root, {"data", "plugin.yaml"});
+    auto embedded = queueforge::load_yaml("plugin.yaml", embedded_text.text(), diags);
+    REQUIRE(!diags.has_errors());
+    REQUIRE(embedded.size() == 1);
+    CHECK(at(embedded.front().root, {"metadata", "name"}).text() == at(source, {"plugin", "name"}).text());
 }
