@@ -87,6 +87,7 @@ Command add_explain(CLI::App& app);
 Command add_capacity(CLI::App& app);
 Command add_report(CLI::App& app);
 Command add_rules(CLI::App& app);
+Command add_hook(CLI::App& app);
 // "queueforge 0.1.0 (commit abc1234)\ntargets: ..." for version and --version.
 std::string version_text();
 

@@ -3,9 +3,11 @@
 #include "cli.hpp"
 #include "git_input.hpp"
 
+#include <queueforge/names.hpp>
 #include <queueforge/review.hpp>
 #include <queueforge/source_root.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -24,6 +26,8 @@ struct DiffFlags {
     std::string output = "text";
     std::string target;
     bool no_simulate = false;
+    bool exit_code = false;
+    std::vector<std::string> fail_on;
     GateFlags gate;
 };
 
@@ -58,6 +62,16 @@ int run_diff(const DiffFlags& f) {
         std::cerr << "queueforge diff: --head and --staged exclude each other\n";
         return kUsage;
     }
+    for (const auto& kind : f.fail_on) {
+        const auto& kinds = review::fail_on_kinds();
+        if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) continue;
+        std::cerr << "queueforge diff: unknown --fail-on kind \"" << kind << "\"";
+        if (auto near = did_you_mean(kind, kinds); !near.empty()) std::cerr << "; did you mean \"" << near << "\"?";
+        std::cerr << " (";
+        for (std::size_t i = 0; i < kinds.size(); ++i) std::cerr << (i ? ", " : "") << kinds[i];
+        std::cerr << ")\n";
+        return kUsage;
+    }
     std::string why;
     // A --running file that cannot be read would silently disable the
     // running-workload gate: it is a command-line path error (exit 2).
@@ -82,35 +96,49 @@ int run_diff(const DiffFlags& f) {
         std::cerr << "queueforge diff: " << error << "\n";
         return kUsage;
     }
-    auto base = read_input(*repo, Source::Revision, f.base, *paths, error);
+    // A site may exist on one side only (added or removed): missing paths are
+    // left out of a side, and are an error only when neither side has them.
+    auto base = read_input(*repo, Source::Revision, f.base, *paths, error, true);
     if (!base) {
         std::cerr << "queueforge diff: " << error << "\n";
         return kInvalid;
     }
     Source head_source = f.staged ? Source::Staged : f.head.empty() ? Source::WorkTree : Source::Revision;
-    auto head = read_input(*repo, head_source, f.head, *paths, error);
+    auto head = read_input(*repo, head_source, f.head, *paths, error, true);
     if (!head) {
         std::cerr << "queueforge diff: " << error << "\n";
         return kInvalid;
     }
+    for (const auto& p : *paths) {
+        std::error_code ec;
+        if (!std::filesystem::exists(std::filesystem::path(base->root) / p, ec) &&
+            !std::filesystem::exists(std::filesystem::path(head->root) / p, ec)) {
+            std::cerr << "queueforge diff: \"" << (p.empty() ? "." : p) << "\" exists neither in " << base->name << " nor in "
+                      << head->name << "\n";
+            return kUsage;
+        }
+    }
     Diagnostics diags;
-    auto a = review::build_side(base->name, base->label, base->root, *paths, f.target, diags);
-    auto b = review::build_side(head->name, head->label, head->root, *paths, f.target, diags);
     std::vector<SourceText> sources;
-    if (a) sources.insert(sources.end(), a->sources.begin(), a->sources.end());
-    if (b) sources.insert(sources.end(), b->sources.begin(), b->sources.end());
-    if (!a || !b) {
+    review::Options opts{f.running, f.target, !f.no_simulate};
+    auto r = review::compare_sites({base->root, base->label, base->name}, {head->root, head->label, head->name}, *paths,
+                                   opts, diags, sources);
+    if (!r) {
         const int rc = report(diags, sources, f.gate);
         return rc == kOk ? kInvalid : rc;
     }
-    review::Options opts{f.running, f.target, !f.no_simulate};
-    review::Review r = review::compare(*a, base->root, *b, head->root, *paths, opts, diags);
     const int rc = report(diags, sources, f.gate);
     if (rc == kUsage) return rc;
-    std::cout << (f.output == "json" ? review::render_json(r) : f.output == "markdown" ? review::render_markdown(r)
-                                                                                     : review::render_text(r));
+    std::cout << (f.output == "json" ? review::render_json(*r) : f.output == "markdown" ? review::render_markdown(*r)
+                                                                                      : review::render_text(*r));
     std::cout.flush();
-    return rc == kOk && r.blocked.empty() && std::cout.good() ? kOk : kInvalid;
+    if (!std::cout.good()) return kInvalid;
+    // Like git diff: 0 whatever changed, unless asked to gate on it.
+    bool fail = rc != kOk;
+    if (f.exit_code && review::has(*r, "any")) fail = true;
+    for (const auto& kind : f.fail_on)
+        if (review::has(*r, kind)) fail = true;
+    return fail ? kInvalid : kOk;
 }
 
 }  // namespace
@@ -128,15 +156,36 @@ Command add_diff(CLI::App& app) {
     sub->add_option("-o,--output", flags->output, "text, json or markdown (a merge-request comment)");
     sub->add_option("--target", flags->target, "Override the sites' target");
     sub->add_flag("--no-simulate", flags->no_simulate, "Object and quota changes only");
+    sub->add_flag("--exit-code", flags->exit_code, "Exit 1 when anything changed (like git diff --exit-code)");
+    sub->add_option("--fail-on", flags->fail_on,
+                    "Exit 1 when the change has this (repeatable): regression, deletion-blocked, quota-below-usage, any")
+        ->allow_extra_args(false);
     add_gate_flags(*sub, flags->gate);
-    sub->footer(R"(Examples:
-  queueforge diff --base main clusters/prod
-  queueforge diff --base HEAD --staged clusters/prod -o markdown
-  queueforge diff --base origin/main --head HEAD clusters/prod --running workloads.yaml
+    sub->footer(R"(Each site (queueforge-site.yaml, or a file of kind Site) beneath the paths is compared with
+the same site on the other side: sites are matched by path; a site that exists on one side
+only is added or removed, unless the other side has one of the same metadata.name at another
+path (then it moved: "renamed", and its objects are compared). A change to a file several
+sites read (a job manifest) shows under each of them.
 
-Exit codes: 0 compared, 1 a site is missing or invalid in a revision, or a removed
-ClusterQueue/ResourceFlavor is still used by running workloads, 2 usage error
-(not a repository, a path outside it, a --running file that cannot be read).)");
+Examples:
+  queueforge diff --base main                        # every site of the repository
+  queueforge diff --base main clusters/prod
+  queueforge diff --base HEAD --staged -o markdown
+  queueforge diff --base origin/main --head HEAD --fail-on regression -o markdown > comment.md
+  queueforge diff --base origin/main --head HEAD clusters/prod --running workloads.yaml --fail-on quota-below-usage
+
+--fail-on kinds:
+  regression         a sample or running workload admitted before is Pending, preempted or
+                     loses its quota after, or is admitted without a flavor it had
+  deletion-blocked   a removed ClusterQueue/ResourceFlavor is still used by running workloads
+  quota-below-usage  a nominal quota is cut below what running workloads use (needs --running)
+  any                anything changed (as --exit-code)
+
+Exit codes: 0 compared (whatever changed, like git diff), 1 a site is invalid in a revision,
+a removed ClusterQueue/ResourceFlavor is still used by running workloads (review.deletion-blocked),
+--exit-code and something changed, or --fail-on and the change has that kind; 2 usage error
+(not a repository, a path outside it or on neither side, an unknown --fail-on kind,
+a --running file that cannot be read), 70 internal error.)");
     return {sub, [flags] { return run_diff(*flags); }};
 }
 

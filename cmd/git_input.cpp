@@ -1,5 +1,8 @@
 #include "git_input.hpp"
 
+#include <queueforge/discover.hpp>
+#include <queueforge/site_inputs.hpp>
+
 #include <filesystem>
 
 namespace queueforge::cli {
@@ -22,8 +25,36 @@ std::optional<std::vector<std::string>> repository_paths(const git::Repository& 
     return out;
 }
 
+namespace {
+
+// The files the sites under `prefixes` read that the prefixes do not cover
+// (site_inputs.hpp; e.g. the job manifests beside a site file named on its
+// own, as the pre-commit hooks name them), written out too, so a site reads
+// the same from a revision or the index as from the work tree.
+bool add_site_inputs(const git::Repository::Snapshot& snap, const std::string& root,
+                     const std::vector<std::string>& prefixes, std::string& error) {
+    std::vector<std::string> under;
+    for (const auto& p : prefixes) under.push_back((fs::path(root) / p).string());
+    if (under.empty()) return true;
+    Diagnostics quiet;  // the commands report the sites' problems themselves
+    std::vector<std::string> more;
+    for (const auto& c : discover::find_clusters(under, {}, quiet)) {
+        if (c.site_file.empty()) continue;
+        for (const auto& input : site_inputs(c.site_file)) {
+            const std::string rel = fs::path(input).lexically_relative(root).lexically_normal().generic_string();
+            std::error_code ec;
+            if (rel.empty() || rel.starts_with("..") || fs::exists(fs::symlink_status(fs::path(root) / rel, ec))) continue;
+            bool truncated = false;
+            if (!snap.list(rel, 1, truncated).empty()) more.push_back(rel);
+        }
+    }
+    return more.empty() || git::materialise(snap, more, root, error);
+}
+
+}  // namespace
+
 std::optional<GitInput> read_input(git::Repository& repo, Source source, const std::string& rev,
-                                   const std::vector<std::string>& repo_paths, std::string& error) {
+                                   const std::vector<std::string>& repo_paths, std::string& error, bool allow_missing) {
     GitInput in;
     if (source == Source::WorkTree) {
         if (repo.bare()) {
@@ -39,7 +70,13 @@ std::optional<GitInput> read_input(git::Repository& repo, Source source, const s
     if (!snap) return std::nullopt;
     in.scratch = git::ScratchDir::create(error);
     if (!in.scratch) return std::nullopt;
-    if (!git::materialise(*snap, repo_paths, in.scratch->path(), error)) return std::nullopt;
+    std::vector<std::string> present;
+    for (const auto& p : repo_paths) {
+        bool truncated = false;
+        if (!allow_missing || !snap->list(p, 1, truncated).empty()) present.push_back(p);
+    }
+    if (!git::materialise(*snap, present, in.scratch->path(), error)) return std::nullopt;
+    if (!add_site_inputs(*snap, in.scratch->path(), present, error)) return std::nullopt;
     in.root = in.scratch->path();
     in.name = snap->name();
     in.label = source == Source::Staged ? "index:" : rev + ":";

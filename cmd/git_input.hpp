@@ -26,8 +26,11 @@ std::unique_ptr<git::Repository> open_repository(std::string& error);
 std::optional<std::vector<std::string>> repository_paths(const git::Repository& repo, const std::vector<std::string>& paths,
                                                          std::string& error);
 
+// With `allow_missing`, paths the revision or index does not have are left
+// out rather than an error (diff: a site added or removed).
 std::optional<GitInput> read_input(git::Repository& repo, Source source, const std::string& rev,
-                                   const std::vector<std::string>& repo_paths, std::string& error);
+                                   const std::vector<std::string>& repo_paths, std::string& error,
+                                   bool allow_missing = false);
 
 // Findings and sources that name files under input.root, renamed to
 // "<label><repository path>".

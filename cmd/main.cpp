@@ -45,7 +45,7 @@ Colours only on a terminal; NO_COLOR turns them off.)");
                                      add_diff(app),     add_generate(app), add_cmp_parameters(app),
                                      add_import(app),   add_explain(app),  add_capacity(app), add_report(app),
                                      add_rules(app),    add_init(app),     add_schema(app),
-                                     add_version(app)};
+                                     add_version(app),  add_hook(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

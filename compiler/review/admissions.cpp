@@ -4,6 +4,7 @@
 
 #include <queueforge/sim_scenarios.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -22,6 +23,24 @@ std::string describe(const sim::WorkloadOutcome& w) {
     }
     if (w.preempted) return "Preempted" + (w.preemption_reason.empty() ? "" : " (" + w.preemption_reason + ")");
     return "Pending" + (w.reason.empty() ? "" : ": " + w.reason);
+}
+
+std::set<std::string> flavors_of(const sim::WorkloadOutcome& w) {
+    std::set<std::string> out;
+    for (const auto& a : w.assignments)
+        for (const auto& [res, f] : a.flavors) out.insert(f);
+    return out;
+}
+
+// diff --fail-on regression: admitted before; after, not admitted (pending,
+// preempted, or a running workload that loses its quota) or admitted without
+// one of the flavors it had. A sample that is new, or gone, is not one.
+bool is_regression(const sim::WorkloadOutcome* before, const sim::WorkloadOutcome* after, const std::string& impact) {
+    if (!impact.empty()) return true;
+    if (!before || !after || !before->admitted) return false;
+    if (!after->admitted) return true;
+    const auto had = flavors_of(*before), has = flavors_of(*after);
+    return !std::includes(has.begin(), has.end(), had.begin(), had.end());
 }
 
 std::map<std::string, const scenarios::SampleReport*> by_key(const scenarios::Report& r) {
@@ -63,6 +82,7 @@ void diff_admissions(const std::vector<std::string>& base_paths, const std::vect
             if (wb->preempted && !(wa && wa->preempted)) c.impact = "preempted";
             else if (!wb->admitted && (!wa || wa->admitted)) c.impact = "loses its quota";
         }
+        c.regression = is_regression(wa, wb, c.impact);
         if (c.before != c.after || !c.impact.empty()) r.admissions.push_back(std::move(c));
     }
 }

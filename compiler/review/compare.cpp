@@ -4,10 +4,8 @@
 
 namespace queueforge::review {
 
-namespace fs = std::filesystem;
-
-Review compare(const Side& base, const std::string& base_root, const Side& head, const std::string& head_root,
-               const std::vector<std::string>& site_dirs, const Options& opts, Diagnostics& diags) {
+Review compare(const Side& base, const std::vector<std::string>& base_paths, const Side& head,
+               const std::vector<std::string>& head_paths, const Options& opts, Diagnostics& diags) {
     Review r;
     r.base = base.name;
     r.head = head.name;
@@ -15,6 +13,7 @@ Review compare(const Side& base, const std::string& base_root, const Side& head,
     LoadedResources running;
     if (!opts.running.empty()) running = load_resources(opts.running, diags);
     detail::find_blocked_deletions(running.resources, r);
+    detail::find_quota_below_usage(running.resources, r);
     for (const auto& b : r.blocked) {
         std::string who;
         for (const auto& u : b.used_by) who += (who.empty() ? "" : ", ") + u;
@@ -22,14 +21,12 @@ Review compare(const Side& base, const std::string& base_root, const Side& head,
                                 "); Kueue's finalizer keeps it until they finish",
                     "review.deletion-blocked");
     }
-    if (opts.simulate) {
-        auto paths = [&](const std::string& root) {
-            std::vector<std::string> p;
-            for (const auto& d : site_dirs) p.push_back((fs::path(root) / d).string());
+    if (opts.simulate && !base_paths.empty() && !head_paths.empty()) {
+        auto with_running = [&](std::vector<std::string> p) {
             for (const auto& f : opts.running) p.push_back(f);
             return p;
         };
-        detail::diff_admissions(paths(base_root), paths(head_root), opts, r, diags);
+        detail::diff_admissions(with_running(base_paths), with_running(head_paths), opts, r, diags);
     }
     return r;
 }

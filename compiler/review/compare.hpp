@@ -13,4 +13,7 @@ void diff_admissions(const std::vector<std::string>& base_paths, const std::vect
 // Removed ClusterQueues / ResourceFlavors still used by running workloads.
 void find_blocked_deletions(const std::vector<Resource>& running, Review& r);
 
+// Nominal quotas the change sets below the running workloads' usage.
+void find_quota_below_usage(const std::vector<Resource>& running, Review& r);
+
 }  // namespace queueforge::review::detail
