@@ -52,6 +52,12 @@ std::optional<ImportResult> import_site(std::vector<Resource> resources, Diagnos
 // The site file's text: a comment line, then the document.
 std::string render_imported_site(const ImportResult& r);
 
+// import --into: the site file for an imported cluster named `name` in the
+// repository folder `into`: <into>/<name>/queueforge-site.yaml. nullopt with
+// an error (import.name-taken) when a site beneath `into` already has that
+// metadata.name, or the folder exists.
+std::optional<std::string> import_destination(const std::string& into, const std::string& name, Diagnostics& diags);
+
 // Writes `text` to `path` through a temporary file in the same folder and a
 // rename, so the file is either complete or untouched.
 bool write_file_atomically(const std::string& path, const std::string& text, Diagnostics& diags);
