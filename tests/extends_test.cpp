@@ -69,7 +69,7 @@ spec:
             requests: {cpu: "4"}
 )";
 
-std::string site(const std::string& name, const std::string& extends, const std::string& spec_rest = "") {
+std::string site_doc(const std::string& name, const std::string& extends, const std::string& spec_rest = "") {
     return "apiVersion: queueforge.io/v1alpha1\nkind: Site\nmetadata: {name: " + name + "}\nspec:\n  extends: " +
            extends + "\n" + spec_rest;
 }
@@ -83,7 +83,7 @@ struct Repo {
         fs::create_directories(tmp.path / ".git");
         qf_test::write_text(tmp.path / "base/queueforge-site.yaml", kBase);
         qf_test::write_text(tmp.path / "base/jobs/train.yaml", kJob);
-        qf_test::write_text(prod(), site("prod", "../../base", prod_spec));
+        qf_test::write_text(prod(), site_doc("prod", "../../base", prod_spec));
     }
     std::optional<site::Site> load(Diagnostics& d, std::vector<SourceText>* bases = nullptr) const {
         return load_site_file(prod().string(), d, nullptr, bases);
@@ -223,7 +223,7 @@ spec:
   pools:
     - {name: cpu, nodes: 3}
 )");
-    qf_test::write_text(repo.prod(), site("prod", "[../../big, ../../eu]", "  pools:\n    - {name: h100, nodes: 5}\n"));
+    qf_test::write_text(repo.prod(), site_doc("prod", "[../../big, ../../eu]", "  pools:\n    - {name: h100, nodes: 5}\n"));
     Diagnostics d;
     auto s = repo.load(d);
     INFO(all_messages(d));
@@ -300,7 +300,7 @@ TEST_CASE("extends: cycles, missing bases and files that are not bases", "[exten
     }
     SECTION("a missing base") {
         Repo repo;
-        qf_test::write_text(repo.prod(), site("prod", "../../bse"));
+        qf_test::write_text(repo.prod(), site_doc("prod", "../../bse"));
         Diagnostics d;
         CHECK(!repo.load(d));
         CHECK(has_rule(d, "extends.missing-base"));
@@ -309,21 +309,21 @@ TEST_CASE("extends: cycles, missing bases and files that are not bases", "[exten
     SECTION("a folder without a base") {
         Repo repo;
         fs::create_directories(repo.root() / "empty");
-        qf_test::write_text(repo.prod(), site("prod", "../../empty"));
+        qf_test::write_text(repo.prod(), site_doc("prod", "../../empty"));
         Diagnostics d;
         CHECK(!repo.load(d));
         CHECK(has_rule(d, "extends.missing-base"));
     }
     SECTION("a base that is not a site") {
         Repo repo;
-        qf_test::write_text(repo.prod(), site("prod", "../../base/jobs/train.yaml"));
+        qf_test::write_text(repo.prod(), site_doc("prod", "../../base/jobs/train.yaml"));
         Diagnostics d;
         CHECK(!repo.load(d));
         CHECK(has_rule(d, "extends.not-a-site"));
     }
     SECTION("a SiteBase extending a Site") {
         Repo repo;
-        qf_test::write_text(repo.root() / "clusters/staging/queueforge-site.yaml", site("staging", "../../base"));
+        qf_test::write_text(repo.root() / "clusters/staging/queueforge-site.yaml", site_doc("staging", "../../base"));
         std::string base = kBase;
         base.replace(base.find("spec:\n"), 6, "spec:\n  extends: ../clusters/staging\n");
         qf_test::write_text(repo.root() / "base/queueforge-site.yaml", base);
@@ -339,14 +339,14 @@ TEST_CASE("extends: cycles, missing bases and files that are not bases", "[exten
             qf_test::write_text(repo.root() / ("b" + std::to_string(i)) / "queueforge-site.yaml",
                                 "apiVersion: queueforge.io/v1alpha1\nkind: SiteBase\nmetadata: {name: b}\nspec:\n  extends: " +
                                     (i == 0 ? std::string("../base") : "../b" + std::to_string(i - 1)) + "\n");
-        qf_test::write_text(repo.prod(), site("prod", "../../b19"));
+        qf_test::write_text(repo.prod(), site_doc("prod", "../../b19"));
         Diagnostics d;
         CHECK(!repo.load(d));
         CHECK(has_rule(d, "extends.depth"));
     }
     SECTION("extends that is not a path") {
         Repo repo;
-        qf_test::write_text(repo.prod(), site("prod", "{path: ../../base}"));
+        qf_test::write_text(repo.prod(), site_doc("prod", "{path: ../../base}"));
         Diagnostics d;
         CHECK(!repo.load(d));
         CHECK(has_rule(d, "site.type"));
@@ -360,7 +360,7 @@ TEST_CASE("extends: bases outside the repository are refused, never read", "[ext
         Repo repo;
         // The repository is tmp/; its parent holds other test folders.
         const std::string rel = "../../../" + outside.path.filename().string() + "/base";
-        qf_test::write_text(repo.prod(), site("prod", rel));
+        qf_test::write_text(repo.prod(), site_doc("prod", rel));
         Diagnostics d;
         std::vector<SourceText> bases;
         CHECK(!repo.load(d, &bases));
@@ -370,7 +370,7 @@ TEST_CASE("extends: bases outside the repository are refused, never read", "[ext
     }
     SECTION("an absolute path") {
         Repo repo;
-        qf_test::write_text(repo.prod(), site("prod", (outside.path / "base").string()));
+        qf_test::write_text(repo.prod(), site_doc("prod", (outside.path / "base").string()));
         Diagnostics d;
         std::vector<SourceText> bases;
         CHECK(!repo.load(d, &bases));
@@ -381,7 +381,7 @@ TEST_CASE("extends: bases outside the repository are refused, never read", "[ext
     SECTION("a symlink out") {
         Repo repo;
         fs::create_directory_symlink(outside.path / "base", repo.root() / "linked");
-        qf_test::write_text(repo.prod(), site("prod", "../../linked"));
+        qf_test::write_text(repo.prod(), site_doc("prod", "../../linked"));
         Diagnostics d;
         std::vector<SourceText> bases;
         CHECK(!repo.load(d, &bases));
@@ -390,7 +390,7 @@ TEST_CASE("extends: bases outside the repository are refused, never read", "[ext
     }
     SECTION("the CLI exits 1 with the path named") {
         Repo repo;
-        qf_test::write_text(repo.prod(), site("prod", "/etc/passwd"));
+        qf_test::write_text(repo.prod(), site_doc("prod", "/etc/passwd"));
         auto r = run_cli_in(repo.root(), "check clusters/prod");
         INFO(r.out << r.err);
         CHECK(r.exit == 1);
@@ -432,7 +432,7 @@ TEST_CASE("extends: generate renders an application folder's site with its base,
     qf_test::TempDir outside;
     qf_test::write_text(outside.path / "base/queueforge-site.yaml", kBase);
     fs::create_directory_symlink(outside.path / "base", repo.root() / "linked");
-    qf_test::write_text(repo.prod(), site("prod", "../../linked"));
+    qf_test::write_text(repo.prod(), site_doc("prod", "../../linked"));
     auto out = env_run(repo.root() / "clusters/prod");
     CHECK(out.exit == 1);
     CHECK(out.out.empty());

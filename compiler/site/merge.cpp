@@ -107,8 +107,10 @@ std::string named_list_key(const std::string& shape) {
 
 Node merge_nodes(Node base, const Node& over, const std::string& shape, const std::string& file, Diagnostics& diags) {
     if (base.is_map() && over.is_map()) {
-        // The map stays where the base defined it (an object's origin); each
-        // key the overlay sets is the overlay's.
+        // A map stays where the base defined it (an object's origin), each
+        // key the overlay sets is the overlay's; the document itself, its
+        // metadata and spec are the overlay's (the site being read).
+        if (shape.empty() || shape == "spec" || shape == "metadata") base.set_mark(over.mark());
         for (const auto& e : over.entries()) {
             auto& entries = base.entries();
             auto at = std::find_if(entries.begin(), entries.end(), [&](const Node::Entry& b) { return b.key == e.key; });
