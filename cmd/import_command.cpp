@@ -16,6 +16,7 @@ struct ImportFlags {
     std::vector<std::string> paths;
     std::string output;
     std::string into;
+    std::string extends;
     std::string target;
     std::string name;
     GateFlags gate;
@@ -60,7 +61,20 @@ int run_import(const ImportFlags& f) {
         const Node* name = meta ? meta->find("name") : nullptr;
         Diagnostics clash;
         auto file = import_destination(f.into, name ? name->text() : "imported", clash);
-        if (!file) return report(clash, {}, f.gate) == kOk ? kInvalid : kInvalid;
+        if (!file) {
+            report(clash, {}, f.gate);
+            return kInvalid;
+        }
+        if (!f.extends.empty()) {
+            Diagnostics based;
+            auto overlay = overlay_on_base(result->site, f.extends, *file, based);
+            if (int rc = report(based, {}, f.gate); rc != kOk) return rc;
+            if (overlay) {
+                ImportResult as_overlay = *result;
+                as_overlay.site = std::move(*overlay);
+                text = render_imported_site(as_overlay);
+            }
+        }
         std::filesystem::create_directories(std::filesystem::path(*file).parent_path(), ec);
         Diagnostics io;
         if (!write_file_atomically(*file, text, io)) {
@@ -95,6 +109,10 @@ Command add_import(CLI::App& app) {
                     "Add the cluster to this repository folder: a new site folder <into>/<name>/, refused when a site "
                     "of that name is already beneath it")
         ->excludes(output);
+    sub->add_option("--extends", flags->extends,
+                    "With --into: write the cluster as an overlay of this base (file or folder), keeping only what "
+                    "differs from it")
+        ->needs("--into");
     sub->add_option("--target", flags->target, "Build for this target instead of inferring it (e.g. rhoai-2.16, kueue-0.13)");
     sub->add_option("--name", flags->name, "metadata.name of the site (default: the part-of label queueforge wrote, else imported)");
     add_gate_flags(*sub, flags->gate);
@@ -103,6 +121,7 @@ Command add_import(CLI::App& app) {
   kubectl get resourceflavors,clusterqueues,localqueues,cohorts,workloadpriorityclasses -A -o yaml | queueforge import -
   queueforge import dump.yaml --target rhoai-3.5 --name gpu-cluster
   queueforge import dump.yaml --name east --into clusters/   # writes clusters/east/queueforge-site.yaml
+  queueforge import dump.yaml --name east --into clusters/ --extends base/   # only what differs from base/
   queueforge build examples/multi-team -o rendered/ && queueforge import rendered/ -o site.yaml   # round trip
 
 The site it writes builds the input's objects again: what the site format cannot
