@@ -63,11 +63,28 @@ TEST_CASE("gitops-repo: import --into adds a cluster as a new site folder, never
     auto again = run_cli_in(repo, "import ../dump --name east --into clusters");
     CHECK(again.exit == 1);
 
+
+    // As an overlay of the base: only what differs, and it builds the same objects.
+    auto overlay = run_cli_in(repo, "import ../dump --name west --into clusters --extends base");
+    INFO(overlay.err);
+    REQUIRE(overlay.exit == 0);
+    const std::string west = qf_test::read_text(repo / "clusters/west/queueforge-site.yaml");
+    INFO(west);
+    CHECK(west.find("extends: ../../base") != std::string::npos);
+    CHECK(west.size() < qf_test::read_text(repo / "clusters/east/queueforge-site.yaml").size());
+    REQUIRE(run_cli_in(repo, "import ../dump --name west -o ../west-whole.yaml").exit == 0);
+    auto whole_objects = run_cli_in(repo, "build ../west-whole.yaml --no-header");
+    auto west_objects = run_cli_in(repo, "build clusters/west --no-header");
+    REQUIRE(west_objects.exit == 0);
+    CHECK(west_objects.out == whole_objects.out);
+
+    CHECK(run_cli_in(repo, "import ../dump --into nowhere").exit == 2);
+    CHECK(run_cli_in(repo, "import ../dump --name north --extends base").exit == 2);
+    CHECK(run_cli_in(repo, "import ../dump --into clusters -o x.yaml").exit == 2);
+
     auto check = run_cli_in(repo, "check");
     INFO(check.out << check.err);
     CHECK(check.exit == 0);
     CHECK(check.out.find("clusters/east: 0 errors") != std::string::npos);
-
-    CHECK(run_cli_in(repo, "import ../dump --into nowhere").exit == 2);
-    CHECK(run_cli_in(repo, "import ../dump --into clusters -o x.yaml").exit == 2);
+    CHECK(check.out.find("clusters/west: 0 errors") != std::string::npos);
 }
