@@ -57,7 +57,7 @@ kind: Job
 metadata:
   name: train
   namespace: llm
-  labels: {kueue.x-k8s.io/queue-name: llm}
+  labels: {kueue.x-k8s.io/queue-name: default}
 spec:
   template:
     spec:
@@ -408,7 +408,7 @@ TEST_CASE("extends: a SiteBase is never discovered, never built alone", "[extend
     auto check = run_cli_in(repo.root(), "check");
     INFO(check.out << check.err);
     CHECK(check.exit == 0);
-    CHECK(check.out.find("base") == std::string::npos);
+    CHECK(check.out.find("[extends.") == std::string::npos);
 
     auto build = run_cli_in(repo.root(), "build base/");
     INFO(build.err);

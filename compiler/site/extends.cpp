@@ -212,7 +212,11 @@ std::optional<Node> resolve_extends(const std::string& path, Node root, Diagnost
     std::error_code ec;
     chain.real.push_back(fs::weakly_canonical(fs::absolute(path, ec), ec).string());
     chain.shown.push_back(path);
-    return chain.apply(path, std::move(root));
+    const std::size_t errors_before = diags.count(Severity::Error);
+    auto merged = chain.apply(path, std::move(root));
+    // A malformed $delete is an error of the merge: the tree is not used.
+    if (diags.count(Severity::Error) > errors_before) return std::nullopt;
+    return merged;
 }
 
 }  // namespace queueforge::site
