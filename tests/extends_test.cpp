@@ -438,3 +438,26 @@ TEST_CASE("extends: generate renders an application folder's site with its base,
     CHECK(out.out.empty());
     CHECK(out.err.find("[extends.outside-root]") != std::string::npos);
 }
+
+TEST_CASE("extends: check --staged reads the staged bases of a staged site", "[extends]") {
+    Repo repo;
+    fs::remove_all(repo.root() / ".git");
+    const std::string git = "git -c user.email=t@t -c user.name=t ";
+    REQUIRE(std::system(("cd " + qf_test::shell_quote(repo.root().string()) + " && git init -q . && " + git +
+                         "add -A && " + git + "commit -qm base")
+                            .c_str()) == 0);
+    auto clean = run_cli_in(repo.root(), "check --staged clusters/prod");
+    INFO(clean.out << clean.err);
+    CHECK(clean.exit == 0);
+    CHECK((clean.out + clean.err).find("extends.missing-base") == std::string::npos);
+
+    // A broken base, staged: the finding names the staged base.
+    std::string base = kBase;
+    base.replace(base.find("nodes: 2"), 8, "nodes: -2");
+    qf_test::write_text(repo.root() / "base/queueforge-site.yaml", base);
+    REQUIRE(std::system(("cd " + qf_test::shell_quote(repo.root().string()) + " && git add -A").c_str()) == 0);
+    auto broken = run_cli_in(repo.root(), "check --staged clusters/prod");
+    INFO(broken.out << broken.err);
+    CHECK(broken.exit == 1);
+    CHECK((broken.out + broken.err).find("index:base/queueforge-site.yaml:11:14: error: ") != std::string::npos);
+}
