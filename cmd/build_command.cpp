@@ -46,8 +46,9 @@ int build_site(const BuildFlags& f, std::string path, const std::string& out_dir
         path = site_path((std::filesystem::path(staged->root) / rel->front()).string());
     }
     std::string text;
-    auto site = load_site_file(path, diags, &text);
-    std::vector<SourceText> sources{{path, text}};
+    std::vector<SourceText> bases;
+    auto site = load_site_file(path, diags, &text, &bases);
+    std::vector<SourceText> sources = site_sources(path, text, bases);
     std::optional<Lowered> lowered;
     if (site) lowered = lower_site(*site, diags, {.target_override = f.target});
     if (staged) relabel(*staged, diags, sources);

@@ -50,7 +50,8 @@ int run_explain(const ExplainFlags& f) {
     Diagnostics diags;
     const std::string path = site_path(site);
     std::string text;
-    auto parsed = load_site_file(path, diags, &text);
+    std::vector<SourceText> bases;
+    auto parsed = load_site_file(path, diags, &text, &bases);
     std::optional<Lowered> lowered;
     if (parsed) lowered = lower_site(*parsed, diags, {.target_override = f.target});
     const SourceText source{path, text};
@@ -60,11 +61,11 @@ int run_explain(const ExplainFlags& f) {
         Diagnostics errors;
         for (const auto& d : diags.all())
             if (d.severity == Severity::Error) errors.add(d);
-        const int rc = report(errors, {source});
+        const int rc = report(errors, site_sources(path, text, bases));
         return rc == kUsage ? rc : kInvalid;
     }
 
-    auto a = explain::answer(lowered->objects, q, {.display_file = path, .site = &source});
+    auto a = explain::answer(lowered->objects, q, {.display_file = path, .site = &source, .bases = &bases});
     if (!a.found) {
         std::cerr << "queueforge explain: " << a.error << "\n";
         return kInvalid;

@@ -122,8 +122,9 @@ int run_generate(const std::string& flag_target) {
     }
     Diagnostics diags;
     std::string text;
-    auto site = load_site_file(*path, diags, &text);
-    std::vector<SourceText> sources{{*path, text}};
+    std::vector<SourceText> bases;
+    auto site = load_site_file(*path, diags, &text, &bases);
+    std::vector<SourceText> sources = site_sources(*path, text, bases);
     if (!site) {
         report(diags, sources, plugin_gate());
         return kInvalid;
@@ -184,8 +185,9 @@ Exit codes: 0 ok, 1 no readable site or a malformed parameter (the reason on std
                 if (!path) std::cerr << "queueforge cmp-parameters: site file " << err << "\n";
                 Diagnostics diags;
                 std::string text;
-                auto site = path ? load_site_file(*path, diags, &text) : std::nullopt;
-                if (path && !site) report(diags, {{*path, text}}, plugin_gate());
+                std::vector<SourceText> bases;
+                auto site = path ? load_site_file(*path, diags, &text, &bases) : std::nullopt;
+                if (path && !site) report(diags, site_sources(*path, text, bases), plugin_gate());
                 nlohmann::ordered_json teams = nlohmann::ordered_json::array();
                 if (site)
                     for (const auto& t : site->teams) teams.push_back(t.name.value);

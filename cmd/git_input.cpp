@@ -2,8 +2,10 @@
 
 #include <queueforge/discover.hpp>
 #include <queueforge/site_inputs.hpp>
+#include <queueforge/yaml_load.hpp>
 
 #include <filesystem>
+#include <set>
 
 namespace queueforge::cli {
 
@@ -51,6 +53,69 @@ bool add_site_inputs(const git::Repository::Snapshot& snap, const std::string& r
     return more.empty() || git::materialise(snap, more, root, error);
 }
 
+bool covered(const std::set<std::string>& done, const std::string& path) {
+    for (const auto& d : done)
+        if (d.empty() || d == "." || path == d || path.starts_with(d + "/")) return true;
+    return false;
+}
+
+// The repository paths the spec.extends of the YAML files under `rel` (in
+// the written-out revision at `root`) name: the bases their sites are built
+// on (site_parse.hpp). A base outside the repository is left to the site's
+// loader, which reports it.
+std::vector<std::string> named_bases(const std::string& root, const std::string& rel) {
+    std::vector<std::string> out;
+    auto consider = [&](const fs::path& file) {
+        if (file.extension() != ".yaml" && file.extension() != ".yml") return;
+        std::string text;
+        Diagnostics ignored;
+        if (!read_file_limited(file.string(), text, ignored) || text.find("extends") == std::string::npos) return;
+        for (const auto& d : load_yaml(file.string(), text, ignored)) {
+            const Node* spec = d.root.is_map() ? d.root.find("spec") : nullptr;
+            const Node* ext = spec && spec->is_map() ? spec->find("extends") : nullptr;
+            if (!ext) continue;
+            std::vector<const Node*> refs;
+            if (ext->is_string()) refs.push_back(ext);
+            else if (ext->is_seq())
+                for (const auto& r : ext->items()) refs.push_back(&r);
+            const fs::path dir = fs::path(file).lexically_relative(root).parent_path();
+            for (const Node* r : refs) {
+                if (!r->is_string() || fs::path(r->text()).is_absolute()) continue;
+                fs::path base = (dir / r->text()).lexically_normal();
+                if (base.empty() || *base.begin() == "..") continue;
+                // A base file's folder: the job files its workloads name are beside it.
+                if (base.extension() == ".yaml" || base.extension() == ".yml") base = base.parent_path();
+                out.push_back(base.generic_string());
+            }
+        }
+    };
+    std::error_code ec;
+    const fs::path top = fs::path(root) / rel;
+    if (fs::is_regular_file(top, ec)) consider(top);
+    for (fs::recursive_directory_iterator it(top, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec)) consider(it->path());
+    return out;
+}
+
+// Writes out the bases the sites under `paths` extend, and theirs, so that
+// a revision's site is read with its bases as in the work tree.
+void materialise_bases(const git::Repository::Snapshot& snap, const std::vector<std::string>& paths,
+                       const std::string& root) {
+    std::set<std::string> done(paths.begin(), paths.end());
+    std::vector<std::string> todo = paths;
+    for (int round = 0; round < 16 && !todo.empty(); ++round) {
+        std::vector<std::string> next;
+        for (const auto& rel : todo)
+            for (auto& base : named_bases(root, rel)) {
+                if (covered(done, base)) continue;
+                done.insert(base);
+                std::string ignored;  // a missing base is the site loader's finding
+                if (git::materialise(snap, {base}, root, ignored)) next.push_back(base);
+            }
+        todo = std::move(next);
+    }
+}
+
 }  // namespace
 
 std::optional<GitInput> read_input(git::Repository& repo, Source source, const std::string& rev,
@@ -76,6 +141,8 @@ std::optional<GitInput> read_input(git::Repository& repo, Source source, const s
         if (!allow_missing || !snap->list(p, 1, truncated).empty()) present.push_back(p);
     }
     if (!git::materialise(*snap, present, in.scratch->path(), error)) return std::nullopt;
+    // Bases first: the sites' other inputs are found by loading the sites.
+    materialise_bases(*snap, present, in.scratch->path());
     if (!add_site_inputs(*snap, in.scratch->path(), present, error)) return std::nullopt;
     in.root = in.scratch->path();
     in.name = snap->name();

@@ -3,6 +3,7 @@
 #include <queueforge/import.hpp>
 #include <queueforge/resource.hpp>
 
+#include <filesystem>
 #include <iostream>
 
 #include <unistd.h>
@@ -14,12 +15,19 @@ namespace {
 struct ImportFlags {
     std::vector<std::string> paths;
     std::string output;
+    std::string into;
+    std::string extends;
     std::string target;
     std::string name;
     GateFlags gate;
 };
 
 int run_import(const ImportFlags& f) {
+    std::error_code ec;
+    if (!f.into.empty() && !std::filesystem::is_directory(f.into, ec)) {
+        std::cerr << "queueforge import: --into " << f.into << " is not a folder\n";
+        return kUsage;
+    }
     // Progress on a terminal only: one line, rewritten, erased at the end.
     const bool tty = isatty(STDERR_FILENO);
     auto show = [tty](const std::string& what) {
@@ -48,6 +56,34 @@ int run_import(const ImportFlags& f) {
               << result->target << ": " << s.modelled << " built by the site (" << s.patched << " with patches), "
               << s.passthrough << " kept whole in spec.passthrough\n";
     std::string text = render_imported_site(*result);
+    if (!f.into.empty()) {
+        const Node* meta = result->site.find("metadata");
+        const Node* name = meta ? meta->find("name") : nullptr;
+        Diagnostics clash;
+        auto file = import_destination(f.into, name ? name->text() : "imported", clash);
+        if (!file) {
+            report(clash, {}, f.gate);
+            return kInvalid;
+        }
+        if (!f.extends.empty()) {
+            Diagnostics based;
+            auto overlay = overlay_on_base(result->site, f.extends, *file, based);
+            if (int rc = report(based, {}, f.gate); rc != kOk) return rc;
+            if (overlay) {
+                ImportResult as_overlay = *result;
+                as_overlay.site = std::move(*overlay);
+                text = render_imported_site(as_overlay);
+            }
+        }
+        std::filesystem::create_directories(std::filesystem::path(*file).parent_path(), ec);
+        Diagnostics io;
+        if (!write_file_atomically(*file, text, io)) {
+            report(io, {});
+            return kInvalid;
+        }
+        std::cerr << "queueforge import: wrote " << *file << "\n";
+        return kOk;
+    }
     if (f.output.empty() || f.output == "-") {
         std::cout << text;
         std::cout.flush();
@@ -68,7 +104,15 @@ Command add_import(CLI::App& app) {
     CLI::App* sub = app.add_subcommand("import", "Turn existing Kueue and DataScienceCluster manifests into a site description");
     sub->add_option("paths", flags->paths, "Manifest files, folders (recursive) or - for stdin; kubectl dumps and Lists too")
         ->required();
-    sub->add_option("-o,--output", flags->output, "Write the site to this file (atomically) instead of stdout");
+    auto* output = sub->add_option("-o,--output", flags->output, "Write the site to this file (atomically) instead of stdout");
+    sub->add_option("--into", flags->into,
+                    "Add the cluster to this repository folder: a new site folder <into>/<name>/, refused when a site "
+                    "of that name is already beneath it")
+        ->excludes(output);
+    sub->add_option("--extends", flags->extends,
+                    "With --into: write the cluster as an overlay of this base (file or folder), keeping only what "
+                    "differs from it")
+        ->needs("--into");
     sub->add_option("--target", flags->target, "Build for this target instead of inferring it (e.g. rhoai-2.16, kueue-0.13)");
     sub->add_option("--name", flags->name, "metadata.name of the site (default: the part-of label queueforge wrote, else imported)");
     add_gate_flags(*sub, flags->gate);
@@ -76,6 +120,8 @@ Command add_import(CLI::App& app) {
   queueforge import manifests/ -o queueforge-site.yaml
   kubectl get resourceflavors,clusterqueues,localqueues,cohorts,workloadpriorityclasses -A -o yaml | queueforge import -
   queueforge import dump.yaml --target rhoai-3.5 --name gpu-cluster
+  queueforge import dump.yaml --name east --into clusters/   # writes clusters/east/queueforge-site.yaml
+  queueforge import dump.yaml --name east --into clusters/ --extends base/   # only what differs from base/
   queueforge build examples/multi-team -o rendered/ && queueforge import rendered/ -o site.yaml   # round trip
 
 The site it writes builds the input's objects again: what the site format cannot

@@ -30,6 +30,10 @@ const std::vector<GoldenCase> kCases = {
     {"multi-team", "rhoai-3.3", "multi-team@rhoai-3.3.yaml"},
     {"multi-team", "kueue-0.20", "multi-team@kueue-0.20.yaml"},
     {"rhoai-3", "", "rhoai-3.yaml"},
+    // Sites built on a base (spec.extends).
+    {"gitops-repo/clusters/prod", "", "gitops-repo-prod.yaml"},
+    {"gitops-repo/clusters/staging", "", "gitops-repo-staging.yaml"},
+    {"gitops-repo/clusters/dev", "", "gitops-repo-dev.yaml"},
 };
 
 // Rewrites every map of the document in a random key order.

@@ -12,8 +12,10 @@ std::optional<Report> load(const std::string& path, const LoadOptions& opts, Dia
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) file = (std::filesystem::path(path) / "queueforge-site.yaml").string();
     std::string text;
-    auto site = load_site_file(file, diags, &text);
+    std::vector<SourceText> bases;
+    auto site = load_site_file(file, diags, &text, &bases);
     sources.push_back({file, text});
+    sources.insert(sources.end(), bases.begin(), bases.end());
     if (!site) return std::nullopt;
     auto lowered = lower_site(*site, diags, {.target_override = opts.target});
     if (!lowered || diags.has_errors()) return std::nullopt;

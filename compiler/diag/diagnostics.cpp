@@ -25,6 +25,13 @@ std::string ObjectRef::display() const {
 // characters are left to each format's own escaping (JSON, XML, workflow
 // commands; the text renderer shows them as \x1b).
 void Diagnostics::add(Diagnostic d) {
+    // A position set by a base a site extends names the base's file; from
+    // here on the finding's file says so (and may be renamed, as a git
+    // revision's findings are).
+    if (d.mark.file) {
+        if (!d.mark.file->empty()) d.file = *d.mark.file;
+        d.mark.file.reset();
+    }
     if (d.message.size() > kMessageLimit) d.message = bounded_message(d.message);
     items_.push_back(std::move(d));
 }

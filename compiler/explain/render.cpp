@@ -36,8 +36,22 @@ std::string value_text(const Node* n) {
     return n->text();
 }
 
+// The file that set the value: the site, or the base it extends that set it.
+const std::string& file_of(const FieldOrigin& f, const RenderOptions& o) {
+    return f.mark.file && !f.mark.file->empty() ? *f.mark.file : o.display_file;
+}
+
+// The lines of the file that set the value; null when its text is not known.
+std::optional<SourceLines> lines_of(const FieldOrigin& f, const RenderOptions& o) {
+    if (!f.mark.file) return o.site ? std::optional<SourceLines>(*o.site) : std::nullopt;
+    if (o.bases)
+        for (const auto& b : *o.bases)
+            if (b.path == *f.mark.file) return SourceLines(b);
+    return std::nullopt;
+}
+
 std::string position(const FieldOrigin& f, const RenderOptions& o) {
-    std::string s = o.display_file;
+    std::string s = file_of(f, o);
     if (f.mark.known()) s += ":" + std::to_string(f.mark.line) + ":" + std::to_string(f.mark.col);
     return s;
 }
@@ -48,12 +62,15 @@ std::string via(const FieldOrigin& f) {
 }
 
 // The site line and a caret under the column, as render_text shows findings.
-void excerpt(std::string& out, const FieldOrigin& f, const SourceLines* site) {
+void excerpt(std::string& out, const FieldOrigin& f, const RenderOptions& o) {
+    const auto site = lines_of(f, o);
     if (site && f.mark.known()) out += caret_excerpt(site->line(f.mark.line), f.mark.col, "    ");
 }
 
-void add_origin(nlohmann::ordered_json& j, const FieldOrigin& f, const RenderOptions& o, const SourceLines* site) {
-    j["file"] = o.display_file;
+void add_origin(nlohmann::ordered_json& j, const FieldOrigin& f, const RenderOptions& o) {
+    const auto lines = lines_of(f, o);
+    const SourceLines* site = lines ? &*lines : nullptr;
+    j["file"] = file_of(f, o);
     j["line"] = f.mark.line;
     j["column"] = f.mark.col;
     j["derivation"] = derivation_name(f.how);
@@ -72,24 +89,20 @@ std::string dump(const nlohmann::ordered_json& j) {
 }  // namespace
 
 std::string render_text(const Resolver& r, const std::vector<FieldOrigin>& fields, const RenderOptions& opts) {
-    const std::optional<SourceLines> lines = opts.site ? std::optional<SourceLines>(*opts.site) : std::nullopt;
-    const SourceLines* site = lines ? &*lines : nullptr;
     std::string out;
     const FieldOrigin whole = r.whole();
     out += object_ref(r.object()) + "\n";
     out += "  " + position(whole, opts) + ": " + whole.rule + "\n";
-    excerpt(out, whole, site);
+    excerpt(out, whole, opts);
     for (const auto& f : fields) {
         out += "\n" + f.path + ": " + value_text(f.value) + "\n";
         out += "  " + position(f, opts) + ": " + f.rule + via(f) + "\n";
-        excerpt(out, f, site);
+        excerpt(out, f, opts);
     }
     return out;
 }
 
 std::string render_json(const Resolver& r, const std::vector<FieldOrigin>& fields, const RenderOptions& opts) {
-    const std::optional<SourceLines> lines = opts.site ? std::optional<SourceLines>(*opts.site) : std::nullopt;
-    const SourceLines* site = lines ? &*lines : nullptr;
     const Object& o = r.object();
     nlohmann::ordered_json j;
     nlohmann::ordered_json obj;
@@ -98,7 +111,7 @@ std::string render_json(const Resolver& r, const std::vector<FieldOrigin>& field
     if (!o.namespace_.empty()) obj["namespace"] = o.namespace_;
     obj["name"] = o.name;
     nlohmann::ordered_json origin;
-    add_origin(origin, r.whole(), opts, site);
+    add_origin(origin, r.whole(), opts);
     obj["origin"] = std::move(origin);
     j["object"] = std::move(obj);
     nlohmann::ordered_json arr = nlohmann::ordered_json::array();
@@ -107,7 +120,7 @@ std::string render_json(const Resolver& r, const std::vector<FieldOrigin>& field
         e["path"] = f.path;
         if (f.value && f.value->is_scalar() && !f.value->is_null()) e["value"] = f.value->text();
         else e["value"] = value_text(f.value);
-        add_origin(e, f, opts, site);
+        add_origin(e, f, opts);
         arr.push_back(std::move(e));
     }
     j["fields"] = std::move(arr);

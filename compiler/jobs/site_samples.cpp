@@ -117,11 +117,19 @@ std::optional<Resource> inline_sample(const site::Site& s, const site::Workload&
     return make_workload(entry, head, std::move(built));
 }
 
-// `file` must stay inside the site's folder: relative, no `..`, and no
-// symlink (of the file or a parent) leading out of it -- the confinement
-// rule every command applies (source_root.hpp).
-std::optional<fs::path> resolve_sample_file(const site::Site& s, const site::Workload& w, const std::string& site_dir,
+// The folder a workload's `file` is relative to: the folder of the file that
+// wrote it -- the site's, or a base's when the workload comes from a base the
+// site extends (Mark::file).
+std::string sample_dir(const site::Workload& w, const std::string& site_dir) {
+    return w.file.mark.file ? fs::path(*w.file.mark.file).parent_path().string() : site_dir;
+}
+
+// `file` must stay inside the folder of the file naming it: relative, no
+// `..`, and no symlink (of the file or a parent) leading out of it -- the
+// confinement rule every command applies (source_root.hpp).
+std::optional<fs::path> resolve_sample_file(const site::Site& s, const site::Workload& w, const std::string& site_dir_,
                                             Diagnostics& diags) {
+    const std::string site_dir = sample_dir(w, site_dir_);
     auto refuse = [&](const std::string& why) {
         diags.error(s.file, w.file.mark, "workload \"" + w.name.value + "\": file " + why + "; not read", "site.path");
         return std::nullopt;
@@ -201,7 +209,7 @@ std::optional<LoadedResources> load_sample_file(const site::Site& s, const site:
             diags.error(s.file, w.file.mark, "workload \"" + w.name.value + "\": " + d.message, "site.workload-file");
         return std::nullopt;
     }
-    const std::string shown = (fs::path(site_dir) / w.file.value).lexically_normal().string();
+    const std::string shown = (fs::path(sample_dir(w, site_dir)) / w.file.value).lexically_normal().string();
     LoadedResources loaded;
     const std::size_t errors_before = diags.count(Severity::Error);
     load_resources_from_text(shown, text, loaded, diags);

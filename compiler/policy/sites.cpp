@@ -10,7 +10,7 @@ bool is_site(const Resource& r) { return r.ref.kind == "Site" && r.ref.api_versi
 
 std::optional<ClusterInput> render_site(const Resource& r, const std::optional<Target>& target) {
     Diagnostics ignored;
-    auto s = parse_site(r.doc, r.file, ignored);
+    auto s = load_site_document(r.doc, r.file, ignored);
     if (!s) return std::nullopt;
     LowerOptions lo;
     if (target) lo.target_override = target->name;

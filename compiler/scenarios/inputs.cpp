@@ -107,8 +107,10 @@ std::optional<Inputs> load_inputs(const Options& opts, Diagnostics& diags) {
         std::string site_file;
         if (is_site_path(p, site_file)) {
             std::string text;
-            auto s = load_site_file(site_file, diags, &text);
+            std::vector<SourceText> bases;
+            auto s = load_site_file(site_file, diags, &text, &bases);
             report.sources.push_back({site_file, text});
+            report.sources.insert(report.sources.end(), bases.begin(), bases.end());
             if (s) sites.emplace_back(std::move(*s), site_file);
             continue;
         }
@@ -118,7 +120,7 @@ std::optional<Inputs> load_inputs(const Options& opts, Diagnostics& diags) {
         report.sources.insert(report.sources.end(), in.sources.begin(), in.sources.end());
         for (auto& r : in.resources) {
             if (r.ref.kind == "Site" && r.ref.api_version.starts_with("queueforge.io/")) {
-                if (auto s = parse_site(r.doc, r.file, diags)) sites.emplace_back(std::move(*s), r.file);
+                if (auto s = load_site_document(r.doc, r.file, diags, &report.sources)) sites.emplace_back(std::move(*s), r.file);
             } else if (jobs::is_job(r) || jobs::unsupported_job_reason(r)) {
                 job_inputs.push_back(std::move(r));
             } else if (feeds_workloads(r)) {

@@ -221,6 +221,8 @@ struct Walker {
     void consider_file(const fs::path& p, std::size_t arg) {
         if (!yaml_name(p)) return;
         if (p.filename() == kSiteFileName) {
+            // A base sites extend is not a cluster (spec.extends).
+            if (auto text = sniff(p); text && is_site_base_text(*text)) return;
             sites.push_back({tidy(p), arg});
             return;
         }
@@ -273,6 +275,16 @@ void check_names(const std::vector<Cluster>& clusters, Diagnostics& diags) {
 }
 
 }  // namespace
+
+bool is_site_base_text(const std::string& text) {
+    if (text.find("SiteBase") == std::string::npos) return false;
+    Diagnostics ignored_diags;
+    for (const auto& d : load_yaml("", text, ignored_diags)) {
+        const Node* kind = d.root.is_map() ? d.root.find("kind") : nullptr;
+        if (kind && kind->is_scalar() && kind->text() == "SiteBase") return true;
+    }
+    return false;
+}
 
 bool is_site_text(const std::string& text) {
     // A cheap look first: almost every YAML file in a repository is not a site.

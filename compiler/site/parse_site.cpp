@@ -2,8 +2,12 @@
 // target rules, quota arithmetic) is checked when lowering.
 #include <queueforge/site_parse.hpp>
 
+#include "site/extends.hpp"
 #include "site/parse_parts.hpp"
 #include "site/reader.hpp"
+
+#include <algorithm>
+#include <filesystem>
 
 namespace queueforge {
 
@@ -145,7 +149,10 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
     return s;
 }
 
-std::optional<Site> parse_site_text(const std::string& path, const std::string& text, Diagnostics& diags) {
+namespace {
+
+// The one document of a site file's text, or nullopt with an error.
+std::optional<Node> one_document(const std::string& path, const std::string& text, Diagnostics& diags) {
     auto docs = load_yaml(path, text, diags);
     if (diags.has_errors()) return std::nullopt;
     if (docs.size() != 1) {
@@ -156,14 +163,66 @@ std::optional<Site> parse_site_text(const std::string& path, const std::string& 
                     "site.documents");
         return std::nullopt;
     }
-    return parse_site(docs[0].root, path, diags);
+    return std::move(docs[0].root);
 }
 
-std::optional<Site> load_site_file(const std::string& path, Diagnostics& diags, std::string* text_out) {
+}  // namespace
+
+std::optional<Site> parse_site_text(const std::string& path, const std::string& text, Diagnostics& diags) {
+    auto root = one_document(path, text, diags);
+    if (!root) return std::nullopt;
+    return parse_site(*root, path, diags);
+}
+
+std::optional<Site> load_site_document(const Node& root, const std::string& path, Diagnostics& diags,
+                                       std::vector<SourceText>* base_sources) {
+    if (const Node* kind = root.is_map() ? root.find("kind") : nullptr;
+        kind && kind->is_scalar() && kind->text() == site::kBaseKind) {
+        diags.error(path, kind->mark(),
+                    path + " is a " + site::kBaseKind +
+                        ": a base that sites extend (spec.extends), not a cluster, so it is never built, checked or "
+                        "simulated alone; give the command a site that extends it",
+                    "extends.base-alone");
+        return std::nullopt;
+    }
+    std::vector<SourceText> bases;
+    const Node* spec = root.is_map() ? root.find("spec") : nullptr;
+    std::optional<Node> merged;
+    if (spec && spec->is_map() && spec->find("extends")) {
+        merged = site::resolve_extends(path, root, diags, bases);
+        if (base_sources) base_sources->insert(base_sources->end(), bases.begin(), bases.end());
+        if (!merged) return std::nullopt;
+    }
+    auto s = parse_site(merged ? *merged : root, path, diags);
+    if (!s) return std::nullopt;
+    s->inputs.push_back(path);
+    for (const auto& b : bases)
+        if (std::find(s->inputs.begin(), s->inputs.end(), b.path) == s->inputs.end()) s->inputs.push_back(b.path);
+    namespace fs = std::filesystem;
+    for (const auto& w : s->workloads) {
+        if (w.file.value.empty()) continue;
+        // A job file is relative to the file that names it (site or base).
+        const std::string from = w.file.mark.file ? *w.file.mark.file : path;
+        const std::string job = (fs::path(from).parent_path() / w.file.value).lexically_normal().generic_string();
+        if (std::find(s->inputs.begin(), s->inputs.end(), job) == s->inputs.end()) s->inputs.push_back(job);
+    }
+    return s;
+}
+
+std::optional<Site> load_site_file(const std::string& path, Diagnostics& diags, std::string* text_out,
+                                   std::vector<SourceText>* base_sources) {
     std::string text;
     if (!read_file_limited(path, text, diags)) return std::nullopt;
     if (text_out) *text_out = text;
-    return parse_site_text(path, text, diags);
+    auto root = one_document(path, text, diags);
+    if (!root) return std::nullopt;
+    return load_site_document(*root, path, diags, base_sources);
+}
+
+std::vector<SourceText> site_sources(const std::string& path, std::string text, std::vector<SourceText> bases) {
+    std::vector<SourceText> out{{path, std::move(text)}};
+    for (auto& b : bases) out.push_back(std::move(b));
+    return out;
 }
 
 }  // namespace queueforge

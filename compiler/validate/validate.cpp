@@ -22,7 +22,7 @@ bool is_site(const Resource& r) { return r.ref.kind == "Site" && r.ref.api_versi
 void compile_site_resource(const Resource& r, const ValidationOptions& opts, std::vector<Resource>& generated,
                            std::vector<Resource>& pool_nodes, std::vector<Resource>& samples,
                            std::vector<SourceText>& sources, Diagnostics& diags) {
-    auto s = parse_site(r.doc, r.file, diags);
+    auto s = load_site_document(r.doc, r.file, diags, &sources);
     if (!s) return;
     if (r.file != "-" && r.file != "<stdin>") {
         auto files = jobs::read_sample_files(*s, std::filesystem::path(r.file).parent_path().string(), diags);

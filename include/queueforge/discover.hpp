@@ -5,7 +5,8 @@
 //
 // Each `queueforge-site.yaml`, or YAML file whose apiVersion is
 // queueforge.io/* and kind Site, beneath a command-line folder is one
-// cluster. Skipped while walking: `.git/`, rendered output folders (they hold
+// cluster; a file of kind SiteBase (a base, spec.extends) is not, whatever
+// its name. Skipped while walking: `.git/`, rendered output folders (they hold
 // queueforge's index file, emit.hpp kOwnedIndex), git-ignored paths (the
 // .gitignore files of the folders walked and their parents up to the
 // repository root; see discover.cpp for the pattern subset understood) and
@@ -56,5 +57,10 @@ std::vector<Cluster> find_clusters(const std::vector<std::string>& paths, const 
 
 // Whether `text` (the content of a YAML file) is a queueforge Site document.
 bool is_site_text(const std::string& text);
+
+// Whether `text` is a SiteBase document: a base sites extend (spec.extends),
+// never a cluster of its own, so never discovered, even when its file is
+// named queueforge-site.yaml.
+bool is_site_base_text(const std::string& text);
 
 }  // namespace queueforge::discover

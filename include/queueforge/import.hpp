@@ -52,6 +52,21 @@ std::optional<ImportResult> import_site(std::vector<Resource> resources, Diagnos
 // The site file's text: a comment line, then the document.
 std::string render_imported_site(const ImportResult& r);
 
+// import --into: the site file for an imported cluster named `name` in the
+// repository folder `into`: <into>/<name>/queueforge-site.yaml. nullopt with
+// an error (import.name-taken) when a site beneath `into` already has that
+// metadata.name, or the folder exists.
+std::optional<std::string> import_destination(const std::string& into, const std::string& name, Diagnostics& diags);
+
+// import --into --extends BASE: `site` (an imported Site document) as an
+// overlay of the base file or folder `base` (spec.extends, written relative
+// to `site_file`'s folder) that keeps only what differs from the base. The
+// overlay is kept only when it builds exactly the objects the whole site
+// builds; otherwise nullopt with the warning import.overlay (the caller then
+// writes the whole site), or with an error when the base cannot be read.
+std::optional<Node> overlay_on_base(const Node& site, const std::string& base, const std::string& site_file,
+                                    Diagnostics& diags);
+
 // Writes `text` to `path` through a temporary file in the same folder and a
 // rename, so the file is either complete or untouched.
 bool write_file_atomically(const std::string& path, const std::string& text, Diagnostics& diags);

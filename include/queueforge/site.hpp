@@ -188,6 +188,12 @@ struct Patch {
 
 struct Site {
     std::string file;
+    // Every file the site's result depends on, as findings name them: the
+    // site file, each base of its spec.extends chain (in the order read) and
+    // each workload's job `file:`. What a change to a file reaches (the
+    // pre-commit hook's "sites reached by the staged files") is the sites
+    // whose inputs hold it. Set by load_site_file (site_parse.hpp).
+    std::vector<std::string> inputs;
     Text name;
     TargetSpec target;
     DataScienceCluster dsc;

@@ -1,0 +1,90 @@
+// examples/gitops-repo: one repository holding several clusters built on one
+// base (issue 13 items 2 and 6), and import --into adding a cluster to it.
+#include "test_util.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+using qf_test::run_cli_in;
+using qf_test::shell_quote;
+using qf_test::source_dir;
+namespace fs = std::filesystem;
+
+TEST_CASE("gitops-repo: check passes, one summary line per cluster, the base is no cluster", "[gitops-repo]") {
+    auto r = run_cli_in(source_dir(), "check examples/gitops-repo --policy examples/gitops-repo/policies");
+    INFO(r.out << r.err);
+    CHECK(r.exit == 0);
+    CHECK(r.out.find("examples/gitops-repo/clusters/dev: 0 errors") != std::string::npos);
+    CHECK(r.out.find("examples/gitops-repo/clusters/prod: 0 errors") != std::string::npos);
+    CHECK(r.out.find("examples/gitops-repo/clusters/staging: 0 errors") != std::string::npos);
+    CHECK(r.out.find("examples/gitops-repo/base:") == std::string::npos);
+}
+
+TEST_CASE("gitops-repo: each cluster builds its overrides on the base", "[gitops-repo]") {
+    auto prod = run_cli_in(source_dir(), "build examples/gitops-repo/clusters/prod");
+    auto dev = run_cli_in(source_dir(), "build examples/gitops-repo/clusters/dev");
+    INFO(prod.err << dev.err);
+    REQUIRE(prod.exit == 0);
+    REQUIRE(dev.exit == 0);
+    // prod adds a team; dev deletes the H100 pool and every quota entry for it.
+    CHECK(prod.out.find("name: search") != std::string::npos);
+    CHECK(dev.out.find("name: search") == std::string::npos);
+    CHECK(prod.out.find("name: h100") != std::string::npos);
+    CHECK(dev.out.find("h100") == std::string::npos);
+    // The base alone is refused, saying why.
+    auto base = run_cli_in(source_dir(), "build examples/gitops-repo/base");
+    CHECK(base.exit == 1);
+    CHECK(base.err.find("[extends.base-alone]") != std::string::npos);
+}
+
+TEST_CASE("gitops-repo: import --into adds a cluster as a new site folder, never over an existing name",
+          "[gitops-repo]") {
+    qf_test::TempDir tmp;
+    const fs::path repo = tmp.path / "repo";
+    fs::copy(source_dir() / "examples/gitops-repo", repo, fs::copy_options::recursive);
+    fs::create_directories(repo / ".git");
+    // A dump of the staging cluster: its objects carry the part-of label "staging".
+    auto dump = run_cli_in(repo, "build clusters/staging -o " + shell_quote((tmp.path / "dump").string()));
+    INFO(dump.err);
+    REQUIRE(dump.exit == 0);
+
+    auto taken = run_cli_in(repo, "import ../dump --into clusters");
+    INFO(taken.out << taken.err);
+    CHECK(taken.exit == 1);
+    CHECK(taken.err.find("clusters/staging/queueforge-site.yaml:") != std::string::npos);
+    CHECK(taken.err.find("[import.name-taken]") != std::string::npos);
+    CHECK(!fs::exists(repo / "clusters/staging/staging"));
+
+    auto added = run_cli_in(repo, "import ../dump --name east --into clusters");
+    INFO(added.err);
+    REQUIRE(added.exit == 0);
+    REQUIRE(fs::exists(repo / "clusters/east/queueforge-site.yaml"));
+    auto again = run_cli_in(repo, "import ../dump --name east --into clusters");
+    CHECK(again.exit == 1);
+
+
+    // As an overlay of the base: only what differs, and it builds the same objects.
+    auto overlay = run_cli_in(repo, "import ../dump --name west --into clusters --extends base");
+    INFO(overlay.err);
+    REQUIRE(overlay.exit == 0);
+    const std::string west = qf_test::read_text(repo / "clusters/west/queueforge-site.yaml");
+    INFO(west);
+    CHECK(west.find("extends: ../../base") != std::string::npos);
+    CHECK(west.size() < qf_test::read_text(repo / "clusters/east/queueforge-site.yaml").size());
+    REQUIRE(run_cli_in(repo, "import ../dump --name west -o ../west-whole.yaml").exit == 0);
+    auto whole_objects = run_cli_in(repo, "build ../west-whole.yaml --no-header");
+    auto west_objects = run_cli_in(repo, "build clusters/west --no-header");
+    REQUIRE(west_objects.exit == 0);
+    CHECK(west_objects.out == whole_objects.out);
+
+    CHECK(run_cli_in(repo, "import ../dump --into nowhere").exit == 2);
+    CHECK(run_cli_in(repo, "import ../dump --name north --extends base").exit == 2);
+    CHECK(run_cli_in(repo, "import ../dump --into clusters -o x.yaml").exit == 2);
+
+    auto check = run_cli_in(repo, "check");
+    INFO(check.out << check.err);
+    CHECK(check.exit == 0);
+    CHECK(check.out.find("clusters/east: 0 errors") != std::string::npos);
+    CHECK(check.out.find("clusters/west: 0 errors") != std::string::npos);
+}
