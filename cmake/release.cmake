@@ -24,6 +24,14 @@ if(QUEUEFORGE_RELEASE_STATIC)
   # transports, which queueforge never uses) fall back to "not found"
   # where glibc's NSS modules cannot be loaded; nothing else needs NSS.
   target_link_options(queueforge PRIVATE -static -s)
+  # Debian's libgit2 refers to GSS-API (HTTP Negotiate auth of remotes, which
+  # queueforge never contacts) and Debian has no static Kerberos: the
+  # executable carries entry points that refuse it (compiler/git/gssapi_absent.cpp).
+  # In the executable, not the library archive, so that libgit2.a, linked
+  # after the library, finds them.
+  target_sources(queueforge PRIVATE ${CMAKE_SOURCE_DIR}/compiler/git/gssapi_absent.cpp)
+  # (The library's copy of the file, without the definition, is empty.)
+  target_compile_definitions(queueforge PRIVATE QF_GSSAPI_ABSENT)
 endif()
 
 include(GNUInstallDirs)

@@ -172,7 +172,7 @@ void check_patch(const fs::path& file) {
     CHECK(mounts["/tmp"]["name"] != "tmp");
 
     // The image and user the Containerfile and build-image.sh produce.
-    const auto cf = containerfile();
+    auto cf = containerfile();
     CHECK(sidecar["image"] == "registry.example.com/queueforge:" + project_version());
     CHECK(qf_test::read_text(src() / "scripts/build-image.sh").find("tag=\"registry.example.com/queueforge:$version\"") !=
           std::string::npos);
