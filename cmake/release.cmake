@@ -51,10 +51,11 @@ set(CPACK_PACKAGE_NAME queueforge)
 set(CPACK_PACKAGE_VENDOR queueforge)
 set(CPACK_PACKAGE_CONTACT "queueforge maintainers <maintainers@queueforge.io>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "GitOps compiler, validator and simulator for Kueue queue configurations")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "queueforge compiles a site description into Kueue and OpenShift AI manifests,\n"
-    "validates manifests offline the way the API server and Kueue's webhooks do,\n"
-    "simulates Kueue's admission, and runs as an Argo CD config-management plugin.")
+string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
+       "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}\n"
+       "queueforge compiles a site description into Kueue and OpenShift AI manifests,\n"
+       "validates manifests offline the way the API server and Kueue's webhooks do,\n"
+       "simulates Kueue's admission, and runs as an Argo CD config-management plugin.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)

@@ -211,6 +211,24 @@ TEST_CASE("release: the sidecar image, unpacked, runs version and generate from 
         INFO(v.err);
         CHECK(v.exit == 0);
         CHECK(v.out.starts_with("queueforge " + tag));
+        // diff --base inside the image: no HOME, no /etc/passwd, libgit2
+        // linked in; /tmp is the sidecar's own emptyDir (sidecar-patch.yaml).
+        fs::create_directories(rootfs / "tmp");
+        fs::permissions(rootfs / "tmp", fs::perms::all | fs::perms::sticky_bit);
+        const fs::path repo = rootfs / "home/argocd/repo";
+        fs::create_directories(repo / "site");
+        fs::copy(qf_test::source_dir() / "examples/multi-team/queueforge-site.yaml", repo / "site/queueforge-site.yaml");
+        const std::string git = "git -c user.email=t@t -c user.name=t ";
+        REQUIRE(sh("cd " + shell_quote(repo.string()) + " && git init -q -b main . && " + git + "add -A && " + git +
+                   "commit -qm base && chown -R 999:999 .")
+                    .exit == 0);
+        qf_test::write_text(repo / "site/queueforge-site.yaml",
+                            qf_test::read_text(repo / "site/queueforge-site.yaml") + "# edited\n");
+        auto d = sh("env -i $(command -v unshare) --root=" + shell_quote(rootfs.string()) +
+                    " --wd=/home/argocd/repo --setgid=999 --setuid=999 /usr/local/bin/queueforge diff --base main site");
+        INFO(d.err);
+        CHECK(d.exit == 0);
+        CHECK(d.out.find("Changes from main") != std::string::npos);
     } else {
         WARN("not root or no unshare --root: running the image's binary directly, not inside its root");
         in_image = "cd " + shell_quote(app.string()) + " && env -i HOME=/home/argocd " + kPluginEnv + " " +
