@@ -222,13 +222,17 @@ TEST_CASE("release: the sidecar image, unpacked, runs version and generate from 
         REQUIRE(sh("cd " + shell_quote(repo.string()) + " && git init -q -b main . && " + git + "add -A && " + git +
                    "commit -qm base && chown -R 999:999 .")
                     .exit == 0);
-        qf_test::write_text(repo / "site/queueforge-site.yaml",
-                            qf_test::read_text(repo / "site/queueforge-site.yaml") + "# edited\n");
+        auto text = qf_test::read_text(repo / "site/queueforge-site.yaml");
+        const std::string a100 = "nominal: {cpu: 96, memory: 1000Gi, nvidia.com/gpu: 8}";
+        REQUIRE(text.find(a100) != std::string::npos);
+        text.replace(text.find(a100), a100.size(), "nominal: {cpu: 96, memory: 1000Gi, nvidia.com/gpu: 16}");
+        qf_test::write_text(repo / "site/queueforge-site.yaml", text);
         auto d = sh("env -i $(command -v unshare) --root=" + shell_quote(rootfs.string()) +
                     " --wd=/home/argocd/repo --setgid=999 --setuid=999 /usr/local/bin/queueforge diff --base main site");
         INFO(d.err);
         CHECK(d.exit == 0);
         CHECK(d.out.find("Changes from main") != std::string::npos);
+        CHECK(d.out.find("nominalQuota: 8 -> 16") != std::string::npos);
     } else {
         WARN("not root or no unshare --root: running the image's binary directly, not inside its root");
         in_image = "cd " + shell_quote(app.string()) + " && env -i HOME=/home/argocd " + kPluginEnv + " " +
