@@ -247,3 +247,24 @@ TEST_CASE("release: the sidecar image, unpacked, runs version and generate from 
     CHECK(params.exit == 0);
     CHECK(params.out.find("\"teams\"") != std::string::npos);
 }
+
+TEST_CASE("release: check-release.sh refuses a binary that needs a glibc newer than 2.28", "[release]") {
+    // The system's own ls is dynamic; on this Debian 12 it needs GLIBC_2.34.
+    const std::string ls = "/bin/ls";
+    if (!fs::exists(ls) || !have("objdump") || !have("readelf")) {
+        WARN("skipped: needs /bin/ls, objdump and readelf");
+        return;
+    }
+    auto newest = sh("objdump -T " + ls + " | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -n 1");
+    auto older = sh("printf '%s\\n2.28\\n' " + shell_quote(newest.out.substr(0, newest.out.find('\n'))) +
+                    " | sort -V | tail -n 1");
+    const bool too_new = older.out != "2.28\n";
+    auto r = sh("bash " + shell_quote((qf_test::source_dir() / "scripts/check-release.sh").string()) + " " + ls);
+    INFO(r.out << r.err);
+    if (too_new) {
+        CHECK(r.exit == 1);
+        CHECK(r.err.find("newer than 2.28") != std::string::npos);
+    } else {
+        CHECK(r.exit == 0);
+    }
+}
