@@ -17,7 +17,7 @@ else
   newest="$(objdump -T "$bin" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -n 1)"
   if [ -n "$newest" ] && [ "$(printf '%s\n%s\n' "$newest" "$max_glibc" | sort -V | tail -n 1)" != "$max_glibc" ]; then
     echo "check-release: $bin needs GLIBC_$newest, newer than $max_glibc:" >&2
-    objdump -T "$bin" | grep -E "GLIBC_${newest//./\\.}( |$)" | head -n 20 >&2
+    objdump -T "$bin" | grep -F "(GLIBC_$newest)" | head -n 20 >&2
     exit 1
   fi
   echo "check-release: $bin is dynamic, needs at most GLIBC_${newest:-none} (<= $max_glibc), $size bytes"
