@@ -286,3 +286,16 @@ TEST_CASE("git: diff --running with a file that cannot be read is an error namin
     INFO(ok.err);
     CHECK(ok.exit == 0);
 }
+
+TEST_CASE("git: no usable temporary folder is an error naming it, not an internal error", "[git][defects]") {
+    // A minimal image (FROM scratch) has no /tmp unless one is mounted: diff
+    // of a revision used to end in exit 70 (temp_directory_path threw).
+    TempDir t;
+    make_repo(t.path);
+    auto r = sh(t.path, "TMPDIR=" + shell_quote((t.path / "no-such-folder").string()) +
+                            " queueforge diff --base HEAD clusters/prod");
+    INFO(r.err);
+    CHECK(r.exit == 1);
+    CHECK(r.err.find("no-such-folder") != std::string::npos);
+    CHECK(r.err.find("internal error") == std::string::npos);
+}

@@ -1,11 +1,24 @@
 #include "git/library.hpp"
 
+#ifndef QF_LIBGIT2_LINKED
 #include <dlfcn.h>
+#endif
 
 namespace queueforge::git::detail {
 
+// Two ways to reach libgit2, chosen at build time:
+//  - default (dev builds, the dynamic CLI): dlopen at run time, so commands
+//    that never touch git start without libgit2 installed;
+//  - QF_LIBGIT2_LINKED (QUEUEFORGE_RELEASE_STATIC, the fully static release
+//    binary): libgit2's archive is linked in and called directly, since a
+//    static executable cannot dlopen a shared library safely.
 std::shared_ptr<const Library> Library::load(std::string& error) {
     std::shared_ptr<Library> lib(new Library());
+#ifdef QF_LIBGIT2_LINKED
+#define QF_GIT_FN(name) lib->api.name = &::name;
+#include "git/functions.inc"
+#undef QF_GIT_FN
+#else
     // The soname queueforge was built against first (the ABI its declarations
     // describe), then whatever libgit2.so the system has.
     for (const char* name : {QF_LIBGIT2_SONAME, "libgit2.so"}) {
@@ -27,6 +40,7 @@ std::shared_ptr<const Library> Library::load(std::string& error) {
 #include "git/functions.inc"
 #undef QF_GIT_FN
     if (!ok) return nullptr;
+#endif
     if (lib->api.git_libgit2_init() < 0) {
         error = lib->last_error("libgit2 could not be initialised");
         return nullptr;
@@ -37,7 +51,9 @@ std::shared_ptr<const Library> Library::load(std::string& error) {
 
 Library::~Library() {
     if (initialised_) api.git_libgit2_shutdown();
+#ifndef QF_LIBGIT2_LINKED
     if (handle_) dlclose(handle_);
+#endif
 }
 
 std::string Library::last_error(const std::string& fallback) const {

@@ -1,7 +1,8 @@
 #pragma once
-// libgit2, loaded at run time. The function pointers carry libgit2's own
-// declarations (decltype of the header's functions), so a call through them
-// is type-checked exactly like a direct call.
+// libgit2, loaded at run time (or linked in with QF_LIBGIT2_LINKED, see
+// library.cpp). The function pointers carry libgit2's own declarations
+// (decltype of the header's functions), so a call through them is
+// type-checked exactly like a direct call.
 #include <git2.h>
 
 #include <memory>

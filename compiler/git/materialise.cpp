@@ -5,7 +5,9 @@
 #include <queueforge/safe_write.hpp>
 #include <queueforge/source_root.hpp>
 
+#include <cstdlib>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include <stdlib.h>
@@ -77,11 +79,21 @@ bool materialise(const Repository::Snapshot& snap, const std::vector<std::string
 }
 
 std::unique_ptr<ScratchDir> ScratchDir::create(std::string& error) {
-    std::string tmpl = (fs::temp_directory_path() / "queueforge-XXXXXX").string();
+    // No usable temporary folder (TMPDIR names none, or a minimal image
+    // without /tmp) is an error to report, not an exception.
+    std::error_code ec;
+    const fs::path base = fs::temp_directory_path(ec);
+    if (ec) {
+        const char* env = std::getenv("TMPDIR");
+        error = std::string("cannot create a temporary folder: ") + (env && *env ? env : "/tmp") + ": " +
+                ec.message() + " (set TMPDIR to a writable folder)";
+        return nullptr;
+    }
+    std::string tmpl = (base / "queueforge-XXXXXX").string();
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
     if (!mkdtemp(buf.data())) {
-        error = "cannot create a temporary folder under " + fs::temp_directory_path().string();
+        error = "cannot create a temporary folder under " + base.string();
         return nullptr;
     }
     return std::unique_ptr<ScratchDir>(new ScratchDir(buf.data()));
