@@ -47,7 +47,7 @@ int build_site(const BuildFlags& f, std::string path, const std::string& out_dir
     }
     std::string text;
     auto site = load_site_file(path, diags, &text);
-    std::vector<SourceText> sources{{path, text}};
+    std::vector<SourceText> sources{{path, std::move(text)}};
     std::optional<Lowered> lowered;
     if (site) lowered = lower_site(*site, diags, {.target_override = f.target});
     if (staged) relabel(*staged, diags, sources);
@@ -78,7 +78,7 @@ int build_site(const BuildFlags& f, std::string path, const std::string& out_dir
         return clean ? kOk : kInvalid;
     }
     if (out_dir.empty()) {
-        std::cout << render_stream(lowered->objects, header, annotate_as);
+        write_stream(std::cout, lowered->objects, header, annotate_as);
         std::cout.flush();
         return std::cout.good() ? kOk : kInvalid;
     }
