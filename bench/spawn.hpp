@@ -18,6 +18,7 @@ namespace qf_bench {
 
 struct ChildRun {
     double wall_ms = -1;
+    double cpu_ms = -1;  // user + system time of the child (a loaded machine stretches wall time, not this)
     long rss_kib = 0;   // peak resident memory of the child
     int exit = -1;      // -1 when it could not start or was killed
     bool ok() const { return exit == 0; }
@@ -41,6 +42,7 @@ inline ChildRun spawn_child(const std::vector<std::string>& argv, const std::str
         rusage ru{};
         wait4(pid, &status, 0, &ru);
         r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        r.cpu_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000.0 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000.0;
         r.rss_kib = ru.ru_maxrss;
         r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     }

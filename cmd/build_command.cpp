@@ -48,7 +48,7 @@ int build_site(const BuildFlags& f, std::string path, const std::string& out_dir
     std::string text;
     std::vector<SourceText> bases;
     auto site = load_site_file(path, diags, &text, &bases);
-    std::vector<SourceText> sources = site_sources(path, text, bases);
+    std::vector<SourceText> sources = site_sources(path, std::move(text), std::move(bases));
     std::optional<Lowered> lowered;
     if (site) lowered = lower_site(*site, diags, {.target_override = f.target});
     if (staged) relabel(*staged, diags, sources);
@@ -79,7 +79,7 @@ int build_site(const BuildFlags& f, std::string path, const std::string& out_dir
         return clean ? kOk : kInvalid;
     }
     if (out_dir.empty()) {
-        std::cout << render_stream(lowered->objects, header, annotate_as);
+        write_stream(std::cout, lowered->objects, header, annotate_as);
         std::cout.flush();
         return std::cout.good() ? kOk : kInvalid;
     }

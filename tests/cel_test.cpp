@@ -5,6 +5,7 @@
 
 #include <queueforge/cel.hpp>
 #include <queueforge/node.hpp>
+#include <queueforge/yaml_load.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -393,4 +394,53 @@ TEST_CASE("cel: no input makes compile or eval throw", "[cel]") {
         if (auto* prog = std::get_if<cel::Program>(&compiled)) (void)prog->eval({});
     }
     SUCCEED();
+}
+
+TEST_CASE("cel: documents converted lazily read as the eager conversion", "[cel][from_node]") {
+    // Maps small and large (over the index threshold), lists of maps,
+    // numbers beyond int64, floats, nulls, booleans, quoted numbers.
+    std::string text = "apiVersion: v1\nkind: Thing\nmetadata: {name: t, labels: {a: '1', b: x}}\n"
+                       "spec:\n  big: 18446744073709551615\n  huge: 1e400\n  ratio: 0.25\n  none: null\n  enabled: true\n"
+                       "  items:\n  - {name: a, count: 3}\n  - [1, 2, {deep: {deeper: z}}]\n  wide:\n";
+    for (int i = 0; i < 20; ++i) text += "    k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+    queueforge::Diagnostics d;
+    auto docs = queueforge::load_yaml("lazy.yaml", text, d);
+    REQUIRE(docs.size() == 1);
+    const queueforge::Node& doc = docs[0].root;
+    const Value eager = cel::from_node(doc);
+    const Value lazy = cel::from_node_lazy(doc);
+    CHECK(lazy.debug_string() == eager.debug_string());
+    CHECK(lazy.equals(eager));
+    CHECK(eager.equals(cel::from_node_lazy(doc)));
+    // Read through expressions, each on a fresh lazy value (nothing read before).
+    for (const char* expr : {"object.spec.wide.k17 == 17", "object.spec.items[1][2].deep.deeper == 'z'",
+                             "object.spec.big == 18446744073709551615u", "object.metadata.labels.a == '1'",
+                             "!has(object.spec.missing) && object.spec.none == null && object.spec.enabled",
+                             "object.spec.wide.exists(k, k == 'k19') && size(object.spec.wide) == 20",
+                             "object == object"}) {
+        INFO(expr);
+        cel::Activation act{{"object", cel::from_node_lazy(doc)}};
+        CHECK(is_true(expr, act));
+        cel::Activation eager_act{{"object", eager}};
+        CHECK(is_true(expr, eager_act));
+    }
+    cel::Activation both{{"a", cel::from_node_lazy(doc)}, {"b", eager}};
+    CHECK(is_true("a == b && b == a && a.spec == b.spec", both));
+
+    // What from_node refuses, from_node_lazy refuses the same way.
+    using queueforge::Node;
+    Node dup = Node::mapping();
+    dup.entries().push_back(Node::Entry{"k", {}, Node::integer(1)});
+    dup.entries().push_back(Node::Entry{"k", {}, Node::integer(2)});
+    REQUIRE(cel::from_node(dup).is_error());
+    CHECK(cel::from_node_lazy(dup).is_error());
+    CHECK(cel::from_node_lazy(dup).error_message() == cel::from_node(dup).error_message());
+    Node deep = Node::mapping();
+    for (int i = 0; i < 1500; ++i) {
+        Node outer = Node::mapping();
+        outer.set("x", std::move(deep));
+        deep = std::move(outer);
+    }
+    REQUIRE(cel::from_node(deep).is_error());
+    CHECK(cel::from_node_lazy(deep).error_message() == cel::from_node(deep).error_message());
 }

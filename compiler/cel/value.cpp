@@ -3,12 +3,15 @@
 #include "cel/civil_time.hpp"
 #include "cel/values.hpp"
 
+#include <queueforge/node.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <unordered_set>
+#include <utility>
 
 namespace queueforge::cel {
 namespace {
@@ -170,6 +173,78 @@ Value Value::list(ListItems items) {
     return v;
 }
 
+// from_node_lazy's maps: a MapData that holds the mapping until the map is
+// first read. Only documents that from_node converts without an error are
+// converted this way (lazy_safe), so a lazy map never turns out invalid.
+struct LazyMaps {
+    static Value map(const Node& n) {
+        auto data = std::make_shared<MapData>();
+        data->pending = &n;
+        Value v;
+        v.kind_ = Value::Kind::Map;
+        v.ptr_ = std::move(data);
+        return v;
+    }
+
+    static Value convert(const Node& n) {
+        if (n.is_map()) return map(n);
+        if (!n.is_seq()) return from_node(n);  // scalars: the same conversion
+        Value::ListItems items;
+        items.reserve(n.items().size());
+        for (const auto& item : n.items()) items.push_back(convert(item));
+        return Value::list(std::move(items));
+    }
+
+    // The map's data with its entries converted. The MapData was made
+    // mutable by map() and is filled once, on first read; a map is never
+    // read before it is filled.
+    static const MapData& resolve(const void* p) {
+        const auto& d = *static_cast<const MapData*>(p);
+        if (!d.pending) return d;
+        auto& m = const_cast<MapData&>(d);
+        const Node& n = *std::exchange(m.pending, nullptr);
+        m.entries.reserve(n.entries().size());
+        for (const auto& e : n.entries()) m.entries.emplace_back(Value::string(e.key), convert(e.value));
+        if (m.entries.size() > kIndexThreshold) {
+            m.index.reserve(m.entries.size());
+            for (std::size_t i = 0; i < m.entries.size(); ++i) m.index.emplace(*map_key_code(m.entries[i].first), i);
+        }
+        return d;
+    }
+
+    // Whether `n` is at most max_depth deep (below from_node's limit, so
+    // deeper documents take the eager path, which applies it) and has no
+    // mapping with a repeated key (from_node's other error).
+    static bool safe(const Node& n, int depth, int max_depth) {
+        if (depth > max_depth) return false;
+        if (n.is_seq()) {
+            for (const auto& item : n.items())
+                if (!safe(item, depth + 1, max_depth)) return false;
+        } else if (n.is_map()) {
+            const auto& es = n.entries();
+            if (es.size() > kIndexThreshold) {
+                std::unordered_set<std::string_view> keys;
+                for (const auto& e : es)
+                    if (!keys.insert(e.key).second) return false;
+            } else {
+                for (std::size_t i = 0; i < es.size(); ++i)
+                    for (std::size_t j = 0; j < i; ++j)
+                        if (es[i].key == es[j].key) return false;
+            }
+            for (const auto& e : es)
+                if (!safe(e.value, depth + 1, max_depth)) return false;
+        }
+        return true;
+    }
+};
+
+Value from_node_lazy(const Node& n) {
+    // Deep documents take the eager path, which reports them as from_node does.
+    constexpr int kLazyMaxDepth = 100;
+    if (!LazyMaps::safe(n, 0, kLazyMaxDepth)) return from_node(n);
+    return LazyMaps::convert(n);
+}
+
 Value Value::map(MapEntries entries) {
     auto data = std::make_shared<MapData>();
     const bool indexed = entries.size() > kIndexThreshold;
@@ -258,7 +333,7 @@ const Value::ListItems& Value::as_list() const {
 const Value::MapEntries& Value::map_entries() const {
     static const MapEntries empty;
     if (kind_ != Kind::Map) return empty;
-    return static_cast<const MapData*>(ptr_.get())->entries;
+    return LazyMaps::resolve(ptr_.get()).entries;
 }
 
 namespace {
@@ -322,7 +397,7 @@ bool same_key(const KeyView& a, const KeyView& b) {
 
 const Value* Value::map_find(const Value& key) const {
     if (kind_ != Kind::Map) return nullptr;
-    const auto* data = static_cast<const MapData*>(ptr_.get());
+    const auto* data = &LazyMaps::resolve(ptr_.get());
     if (!data->index.empty()) {
         const auto code = map_key_code(key);
         if (!code) return nullptr;
@@ -338,7 +413,7 @@ const Value* Value::map_find(const Value& key) const {
 
 const Value* Value::map_find(std::string_view key) const {
     if (kind_ != Kind::Map) return nullptr;
-    const auto* data = static_cast<const MapData*>(ptr_.get());
+    const auto* data = &LazyMaps::resolve(ptr_.get());
     if (!data->index.empty()) {
         std::string code = "s";
         code += key;

@@ -15,6 +15,9 @@ struct MapData {
     Value::MapEntries entries;
     // Built for larger maps only; small maps are scanned, which is faster.
     std::unordered_map<std::string, std::size_t> index;
+    // A map of from_node_lazy: the mapping whose entries are converted on
+    // first read (entries and index are empty until then).
+    const Node* pending = nullptr;
 };
 
 // Identity of a map key under CEL's key equivalence: 1, 1u and 1.0 share a

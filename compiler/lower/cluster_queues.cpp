@@ -259,7 +259,7 @@ void lower_teams(Context& ctx) {
                          .origin = t.mark,
                          .rule = "team " + t.name.value + ": one ClusterQueue per team",
                          .name_from = cq_from,
-                         .fields = {{"spec", std::move(spec)}},
+                         .fields = one_field("spec", std::move(spec)),
                          .provenance = std::move(records)});
 
         const auto& d = ctx.site.team_defaults;
@@ -313,7 +313,7 @@ void lower_teams(Context& ctx) {
                              .rule = "team " + t.name.value + ", namespace " + ns.value +
                                      ": one LocalQueue per namespace of the team",
                              .name_from = lq.from,
-                             .fields = {{"spec", std::move(lspec)}},
+                             .fields = one_field("spec", std::move(lspec)),
                              .provenance = std::move(lq_records)});
         }
     }

@@ -132,7 +132,7 @@ void lower_cohorts(Context& ctx) {
                          .origin = c.mark,
                          .rule = "cohort " + c.name.value + ": one Cohort per cohort of spec.cohorts",
                          .name_from = {c.name.mark, Derivation::Written, "the cohort's name"},
-                         .fields = {{"spec", std::move(spec)}},
+                         .fields = one_field("spec", std::move(spec)),
                          .provenance = std::move(records)});
     }
     check_cycles(ctx);

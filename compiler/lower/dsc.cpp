@@ -150,7 +150,7 @@ void lower_data_science_cluster(Context& ctx) {
                      .name_from = d.name.value.empty()
                                       ? Origin{origin, Derivation::Default, "default: default-dsc (the name OpenShift AI uses)"}
                                       : Origin{d.name.mark, Derivation::Written, {}},
-                     .fields = {{"spec", std::move(spec)}},
+                     .fields = one_field("spec", std::move(spec)),
                      .provenance = std::move(records)});
 }
 

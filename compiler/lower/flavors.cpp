@@ -81,7 +81,7 @@ void lower_flavors(Context& ctx) {
                          .origin = pool.mark,
                          .rule = "pool " + pool.name.value + ": one ResourceFlavor per pool",
                          .name_from = {pool.name.mark, Derivation::Written, "the pool's name"},
-                         .fields = {{"spec", std::move(spec)}},
+                         .fields = one_field("spec", std::move(spec)),
                          .provenance = std::move(records)});
     }
 }

@@ -42,6 +42,15 @@ struct ObjectSpec {
     std::vector<PendingRecord> provenance;
 };
 
+// ObjectSpec::fields holding one field, moved in: a braced list
+// ({{"spec", std::move(spec)}}) would deep-copy the tree out of its
+// initializer_list, once per object.
+inline std::vector<std::pair<std::string, Node>> one_field(std::string key, Node value) {
+    std::vector<std::pair<std::string, Node>> fields;
+    fields.emplace_back(std::move(key), std::move(value));
+    return fields;
+}
+
 // Appends an object with apiVersion, kind, metadata and `fields`, with its
 // provenance, and returns its document.
 Node& add_object(Context& ctx, ObjectSpec spec);

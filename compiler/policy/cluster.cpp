@@ -36,7 +36,10 @@ Cluster::Cluster(const std::vector<Resource>& objs, std::optional<Target> t, std
     values.reserve(objects.size());
     for (std::size_t i = 0; i < objects.size(); ++i) {
         const Resource& r = objects[i];
-        values.push_back(cel::from_node(r.doc));
+        // Converted as policies read them: most read a few fields of each
+        // object (objects.filter(o, o.kind == ...)); `objects` outlives
+        // every value evaluation takes from them.
+        values.push_back(cel::from_node_lazy(r.doc));
         by_key_.try_emplace(key(group_of(r.ref.api_version), r.ref.kind, r.ref.namespace_, r.ref.name), i);
         if (r.ref.kind == "Namespace" && group_of(r.ref.api_version).empty()) namespaces_.try_emplace(r.ref.name, i);
     }

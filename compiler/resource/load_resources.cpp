@@ -14,7 +14,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void add_object(const std::string& file, int index, const Node& doc, LoadedResources& out, Diagnostics& diags) {
+// Takes the document: a top-level object is moved into its Resource, the
+// items of a List are copied out of it.
+void add_object(const std::string& file, int index, Node&& doc, LoadedResources& out, Diagnostics& diags) {
     if (!doc.is_map()) {
         diags.error(file, doc.mark(), std::string("document is a ") + Node::kind_name(doc.kind()) + ", not a Kubernetes object",
                     "resource.invalid");
@@ -34,7 +36,7 @@ void add_object(const std::string& file, int index, const Node& doc, LoadedResou
             diags.error(file, doc.mark(), kind->text() + " has no items list", "resource.invalid");
             return;
         }
-        for (const auto& item : items->items()) add_object(file, index, item, out, diags);
+        for (const auto& item : items->items()) add_object(file, index, Node(item), out, diags);
         return;
     }
     Resource r;
@@ -46,7 +48,7 @@ void add_object(const std::string& file, int index, const Node& doc, LoadedResou
         r.ref.name = text(meta->find("name"));
         r.ref.namespace_ = text(meta->find("namespace"));
     }
-    r.doc = doc;
+    r.doc = std::move(doc);
     out.resources.push_back(std::move(r));
 }
 
@@ -61,7 +63,7 @@ void load_resources_from_text(const std::string& file, const std::string& text, 
                               Diagnostics& diags) {
     auto docs = load_yaml(file, text, diags);
     out.sources.push_back({file, text});
-    for (const auto& d : docs) add_object(file, d.index, d.root, out, diags);
+    for (auto& d : docs) add_object(file, d.index, std::move(d.root), out, diags);
 }
 
 LoadedResources load_resources(const std::vector<std::string>& paths, Diagnostics& diags) {

@@ -3,6 +3,7 @@
 #include "scenarios/node_shape.hpp"
 
 #include <queueforge/resource.hpp>
+#include <queueforge/sim_engine.hpp>
 
 #include <map>
 #include <set>
@@ -50,6 +51,26 @@ void check_expectation(SampleReport& s) {
     for (const auto& y : why) s.expectation_detail += (s.expectation_detail.empty() ? "" : "; ") + y;
 }
 
+// One sample on the configured cluster: a fork of the compiled cluster plus
+// the sample (and its namespace when the cluster has none of that name).
+sim::Result simulate_alone(const std::vector<Resource>& base, const sim::Engine& base_engine, const Resource& sample,
+                           const sim::Options& so) {
+    Diagnostics quiet;
+    if (base_engine.has_workload(sample.ref.namespace_, sample.ref.name)) {
+        // A sample named like a running workload: the model keeps one of
+        // the two (the first by file order), which a rebuild decides.
+        std::vector<Resource> alone = base;
+        alone.push_back(sample);
+        add_missing_namespaces(alone);
+        return sim::simulate(alone, so, quiet);
+    }
+    std::vector<Resource> extra{sample};
+    add_missing_namespaces(extra);
+    sim::Engine engine = base_engine.fork();
+    engine.add_workloads(extra, quiet);
+    return sim::simulate(engine, so, quiet);
+}
+
 }  // namespace
 
 std::optional<Report> run(const Options& opts, Diagnostics& diags) {
@@ -73,20 +94,21 @@ std::optional<Report> run(const Options& opts, Diagnostics& diags) {
     std::map<std::string, const Sample*> sample_by_key;
     for (const auto& s : samples) sample_by_key[key(s.workload.ref.namespace_, s.workload.ref.name)] = &s;
 
-    // Alone: the configured cluster and what already runs there, plus one sample.
+    // Alone: the configured cluster and what already runs there, plus one
+    // sample. The cluster is compiled once; each sample runs on a copy of
+    // the compiled model (Engine::fork), not on a rebuild from the manifests.
     std::vector<Resource> base;
     for (const auto& r : config)
         if (r.ref.kind != "Workload" || holds_quota(r)) base.push_back(r);
+    add_missing_namespaces(base);
+    Diagnostics quiet;  // the together run already reported the inputs' problems
+    const sim::Engine base_engine(base, quiet);
     for (const auto& w : together.workloads) {
         SampleReport sr;
         sr.together = w;
         auto it = sample_by_key.find(key(w.namespace_, w.name));
         if (it != sample_by_key.end()) {
-            std::vector<Resource> alone = base;
-            alone.push_back(it->second->workload);
-            add_missing_namespaces(alone);
-            Diagnostics quiet;  // the together run already reported the inputs' problems
-            sim::Result r = sim::simulate(alone, so, quiet);
+            sim::Result r = simulate_alone(base, base_engine, it->second->workload, so);
             for (const auto& a : r.workloads)
                 if (a.namespace_ == w.namespace_ && a.name == w.name) sr.alone = a;
             if (sr.alone && !sr.alone->admitted) report.some_never_admitted = true;

@@ -64,6 +64,15 @@ bool is_core(const Resource& r) { return r.ref.api_version == "v1"; }
 
 }  // namespace
 
+void add_namespaces(const std::vector<const Resource*>& namespaces, Model& m, Diagnostics& diags) {
+    for (const Resource* r : namespaces) {
+        Reader rd{*r, diags};
+        NamespaceInfo info;
+        info.labels = rd.string_map(rd.map_at(&r->doc, "metadata"), "labels");
+        m.namespaces[r->ref.name] = std::move(info);
+    }
+}
+
 Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, WorkloadContext* keep) {
     // Canonical order: kind, namespace, name, then where it came from.
     std::vector<const Resource*> sorted;
@@ -109,12 +118,7 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, Work
     Model m;
     build_config(in, m.config, diags);
 
-    for (const Resource* r : in.namespaces) {
-        Reader rd{*r, diags};
-        NamespaceInfo info;
-        info.labels = rd.string_map(rd.map_at(&r->doc, "metadata"), "labels");
-        m.namespaces[r->ref.name] = std::move(info);
-    }
+    add_namespaces(in.namespaces, m, diags);
 
     WorkloadContext ctx;
     auto& limit_ranges = ctx.limit_ranges;

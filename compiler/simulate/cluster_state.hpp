@@ -36,6 +36,8 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, Work
 
 void build_config(const Inputs& in, Config& cfg, Diagnostics& diags);
 void build_queues(const Inputs& in, Model& m, Diagnostics& diags);
+// Reads Namespaces (their labels) into m.namespaces.
+void add_namespaces(const std::vector<const Resource*>& namespaces, Model& m, Diagnostics& diags);
 // Reads Workloads into m.wls (appended, not yet in order).
 void add_workloads(const std::vector<const Resource*>& workloads, Model& m, const WorkloadContext& ctx,
                    Diagnostics& diags);

@@ -57,6 +57,10 @@ struct Engine::Impl {
     int cycle = 0;
 
     Impl(const std::vector<Resource>& objects, Diagnostics& diags) : m(build_model(objects, diags, &ctx)) {}
+    // A fresh engine over a copy of another's model (Engine::fork): queues,
+    // usage and cycles start empty, as they are before sealing.
+    struct Fork {};
+    Impl(Fork, const Impl& o) : ctx(o.ctx), m(o.m), added(true) {}
 
     void seal() {
         if (q) return;
@@ -202,6 +206,19 @@ ClusterQueueUsage cq_usage(const Model& m, const QuotaState& cache, const Queues
 
 Engine::Engine(const std::vector<Resource>& objects, Diagnostics& diags)
     : impl_(std::make_unique<Impl>(objects, diags)) {}
+Engine::Engine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Engine Engine::fork() const {
+    // Unsealed, the state is the model and the workload context: no queues,
+    // no usage, no cycle yet. The workloads' namespace-label pointers are
+    // set again when the copy is sealed (index_workloads).
+    return Engine(std::make_unique<Impl>(Impl::Fork{}, *impl_));
+}
+
+bool Engine::has_workload(const std::string& ns, const std::string& name) const {
+    const std::string key = (ns.empty() ? std::string("default") : ns) + "/" + name;
+    return std::any_of(impl_->m.wls.begin(), impl_->m.wls.end(), [&](const Workload& w) { return w.key == key; });
+}
 Engine::~Engine() = default;
 Engine::Engine(Engine&&) noexcept = default;
 Engine& Engine::operator=(Engine&&) noexcept = default;
@@ -216,9 +233,13 @@ void Engine::add_workloads(const std::vector<Resource>& workloads, Diagnostics& 
         diags.error("", {}, "internal: workloads added after the simulation started", "sim.internal");
         return;
     }
-    std::vector<const Resource*> list;
-    for (const auto& r : workloads)
+    std::vector<const Resource*> list, namespaces;
+    for (const auto& r : workloads) {
         if (r.ref.kind == "Workload" && r.ref.api_version.rfind("kueue.x-k8s.io/", 0) == 0) list.push_back(&r);
+        else if (r.ref.kind == "Namespace" && r.ref.api_version == "v1" && !impl_->m.namespaces.count(r.ref.name))
+            namespaces.push_back(&r);
+    }
+    detail::add_namespaces(namespaces, impl_->m, diags);
     detail::add_workloads(list, impl_->m, impl_->ctx, diags);
     impl_->added = true;
 }

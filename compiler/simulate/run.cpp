@@ -14,6 +14,10 @@ constexpr std::int64_t kSecond = 1000000000LL;
 
 Result simulate(const std::vector<Resource>& objects, const Options& opts, Diagnostics& diags) {
     Engine engine(objects, diags);
+    return simulate(engine, opts, diags);
+}
+
+Result simulate(Engine& engine, const Options& opts, Diagnostics& diags) {
     const std::int64_t base = engine.latest_timestamp();
     const int limit = opts.max_cycles > 0 ? std::min(opts.max_cycles, kMaxCycles) : kMaxCycles;
     bool converged = false;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -48,12 +49,21 @@ std::string canonical(const std::string& file) {
 
 ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& opts, Diagnostics& diags) {
     ObjectValidator validator(opts.crd_paths, diags);
+    return validate_all(input, opts, validator, diags);
+}
 
-    std::vector<Resource> checked, generated, pool_nodes, samples;
+ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& opts, ObjectValidator& validator,
+                               Diagnostics& diags) {
+
+    // The inputs are checked where they are (no copy): 100k objects are
+    // hundreds of MiB as trees.
+    std::vector<const Resource*> checked;
+    std::vector<Resource> generated, pool_nodes, samples;
     std::vector<SourceText> sample_sources;
+    checked.reserve(input.resources.size());
     for (auto& r : input.resources) {
         if (is_site(r)) compile_site_resource(r, opts, generated, pool_nodes, samples, sample_sources, diags);
-        else checked.push_back(r);
+        else checked.push_back(&r);
     }
     // A site's sample manifests are usually inputs too (the site's folder
     // was given): each file is checked once.
@@ -72,17 +82,28 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
         summary.checked.push_back({r.file, r.ref});
         validator.check(r, diags, missing);
     };
-    for (const auto& r : checked) check_one(r);
+    summary.checked.reserve(checked.size() + generated.size() + samples.size());
+    for (const Resource* r : checked) check_one(*r);
     for (const auto& r : generated) check_one(r);
     for (const auto& r : samples)
         if (!given.count(canonical(r.file))) check_one(r);
 
-    std::vector<Resource> all = checked;
-    all.insert(all.end(), generated.begin(), generated.end());
-    all.insert(all.end(), pool_nodes.begin(), pool_nodes.end());
     rules::CrossOptions xo;
     xo.target = opts.target;
-    rules::check_cross_objects(all, xo, diags);
+    if (checked.size() == input.resources.size()) {
+        // No site among the inputs: the cross-object checks see the inputs
+        // themselves.
+        rules::check_cross_objects(input.resources, xo, diags);
+    } else {
+        // The site's objects replace the site document; the generated
+        // objects are not needed after this, so they are moved.
+        std::vector<Resource> all;
+        all.reserve(checked.size() + generated.size() + pool_nodes.size());
+        for (const Resource* r : checked) all.push_back(*r);
+        std::move(generated.begin(), generated.end(), std::back_inserter(all));
+        std::move(pool_nodes.begin(), pool_nodes.end(), std::back_inserter(all));
+        rules::check_cross_objects(all, xo, diags);
+    }
 
     summary.per_kind.assign(per_kind.begin(), per_kind.end());
     return summary;

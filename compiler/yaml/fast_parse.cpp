@@ -260,6 +260,9 @@ private:
             int next = peek_next_indent();
             if (next != indent) {
                 if (next > indent) throw Bail{};
+                // Documents stay in memory while they are checked: no
+                // growth slack (a third of the tree for 100k objects).
+                map.entries().shrink_to_fit();
                 return map;
             }
             advance_to_next_content();
@@ -296,6 +299,7 @@ private:
             int next = peek_next_indent(&dash);
             if (next != indent || !dash) {
                 if (next > indent) throw Bail{};
+                seq.items().shrink_to_fit();
                 return seq;
             }
             advance_to_next_content();

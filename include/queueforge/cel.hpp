@@ -129,6 +129,8 @@ private:
     // String/bytes/type/error text, list items, map data, optional payload
     // or opaque object, depending on kind_.
     std::shared_ptr<const void> ptr_;
+
+    friend struct LazyMaps;  // from_node_lazy's maps (value.cpp)
 };
 
 // Variables by name. Qualified names ("x.y") are allowed and resolve the way
@@ -190,5 +192,13 @@ Value from_json(const nlohmann::ordered_json& j);
 // Float double (".inf", ".nan" included), Bool bool, Null null, String
 // string, Seq list, Map map with string keys.
 Value from_node(const Node& n);
+// The same value, converted on demand: each YAML mapping becomes a map whose
+// entries are converted when the map is first read (its nested mappings in
+// turn), so a policy that reads a few fields of many objects converts only
+// those. Observably the same as from_node (equality, order, errors: a
+// document that from_node turns into an error is converted eagerly). The
+// node must outlive the value and every value taken from it; a lazy value
+// must not be read from two threads at once.
+Value from_node_lazy(const Node& n);
 
 }  // namespace queueforge::cel

@@ -4,6 +4,7 @@
 #include <queueforge/diagnostics.hpp>
 #include <queueforge/object.hpp>
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@ namespace queueforge {
 // explain.hpp). Without it the bytes are exactly those of a plain build.
 std::string render_stream(const std::vector<Object>& objects, const std::string& site_file,
                           const std::string& annotate_as = {});
+// The same stream written to `out` document by document, without holding
+// the whole text (a 10,000-team site renders to hundreds of MiB).
+void write_stream(std::ostream& out, const std::vector<Object>& objects, const std::string& site_file,
+                  const std::string& annotate_as = "");
 
 // A file name for the object that cannot leave the output folder whatever
 // the object's names are: "<NN>-<kind>-[<namespace>.]<name>.yaml", NN the

@@ -50,7 +50,18 @@ public:
     // More Workloads, before anything else is asked of the engine (ids are
     // final from then on). Lets a caller feed thousands of generated
     // Workloads in batches instead of holding all their manifests at once.
+    // Namespaces among them are added too when the engine has none of that
+    // name (their labels feed namespaceSelectors); other kinds are ignored.
     void add_workloads(const std::vector<Resource>& workloads, Diagnostics& diags);
+
+    // A copy of an engine nothing has been asked of yet (only built and
+    // given workloads): the compiled configuration is copied, not rebuilt
+    // from the manifests. Runs one-off variants of a cluster cheaply (the
+    // one-shot simulate runs each sample alone this way).
+    Engine fork() const;
+    // Whether a Workload of this namespace and name is among the engine's
+    // (an unsealed engine too).
+    bool has_workload(const std::string& namespace_, const std::string& name) const;
 
     int workload_count() const;
     int workload_id(const std::string& namespace_, const std::string& name) const;  // -1 when unknown
@@ -85,8 +96,13 @@ public:
 
 private:
     struct Impl;
+    explicit Engine(std::unique_ptr<Impl> impl);
     Impl& sealed() const;
     std::unique_ptr<Impl> impl_;
 };
+
+// simulate() on an engine built (and perhaps forked) by the caller: its
+// cycles run to a fixpoint from the newest input timestamp.
+Result simulate(Engine& engine, const Options& opts, Diagnostics& diags);
 
 }  // namespace queueforge::sim

@@ -68,5 +68,10 @@ struct ValidationSummary {
 // compiled, and the objects they lower to join the cross-object checks; the
 // job manifests their `workloads[].file` entries name are validated too.
 ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& opts, Diagnostics& diags);
+// The same with a validator the caller keeps (its compiled schemas are
+// reused from call to call); opts.crd_paths is not read, the validator's
+// CRDs are used.
+ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& opts, ObjectValidator& validator,
+                               Diagnostics& diags);
 
 }  // namespace queueforge
