@@ -222,7 +222,7 @@ TEST_CASE("argocd deploy: every command of the README's Argo CD section is check
     const auto lines = section_commands();
     REQUIRE(lines.size() >= 6);
     std::smatch m;
-    int patches = 0, applies = 0, runs = 0;
+    int patches = 0, applies = 0, runs = 0, health = 0;
     for (const auto& line : lines) {
         INFO("README Argo CD section: " << line);
         if (std::regex_match(line, m, std::regex(R"(kubectl patch deployment argocd-repo-server -n argocd --patch-file (\S+))"))) {
@@ -231,6 +231,15 @@ TEST_CASE("argocd deploy: every command of the README's Argo CD section is check
         } else if (std::regex_match(line, m, std::regex(R"(kubectl apply (?:-n (\S+) )?-f (\S+))"))) {
             check_apply(src() / m[2].str(), m[1]);
             ++applies;
+        } else if (std::regex_match(line, m, std::regex(R"((?:kubectl -n argocd patch configmap argocd-cm|oc -n openshift-gitops patch argocd openshift-gitops) --type merge --patch-file (\S+))"))) {
+            // The health checks (tests/argocd_health_test.cpp runs their Lua):
+            // a merge patch of argocd-cm's data, or of the ArgoCD resource's spec.
+            const json patch = one_document(src() / m[1].str());
+            if (line.starts_with("kubectl"))
+                CHECK((patch.contains("data") && patch["data"].is_object() && !patch["data"].empty()));
+            else
+                CHECK((patch.contains("spec") && patch["spec"]["resourceHealthChecks"].is_array()));
+            ++health;
         } else if (std::regex_match(line, m, std::regex(R"(scripts/(release|build-image)\.sh)"))) {
             // Built and run by CI's release stage and the "[release]" tests.
             CHECK(fs::exists(src() / ("scripts/" + m[1].str() + ".sh")));
@@ -263,6 +272,7 @@ TEST_CASE("argocd deploy: every command of the README's Argo CD section is check
         }
     }
     CHECK(patches == 1);
+    CHECK(health == 2);
     CHECK(applies == 2);
     CHECK(runs == 1);
 }

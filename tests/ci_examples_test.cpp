@@ -150,7 +150,7 @@ TEST_CASE("argocd: the ApplicationSet makes one Application per cluster folder w
     CHECK(at(plugin, {"spec", "discover", "fileName"}).text() == "queueforge-site.yaml");
     // The sidecar's ConfigMap carries the same plugin definition.
     Diagnostics diags;
-    const auto sidecar = queueforge::load_yaml("repo-server-sidecar.yaml", read_text(dir / "repo-server-sidecar.yaml"), diags);
+    const auto sidecar = queueforge::load_yaml("plugin-configmap.yaml", read_text(dir / "plugin-configmap.yaml"), diags);
     REQUIRE(!sidecar.empty());
     const Node& embedded_text = at(sidecar.front().root, {"data", "plugin.yaml"});
     auto embedded = queueforge::load_yaml("plugin.yaml", embedded_text.text(), diags);
