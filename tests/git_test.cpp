@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "test_util.hpp"
+#include "git_util.hpp"
 
 #include <filesystem>
 
@@ -15,34 +15,10 @@ using qf_test::read_text;
 using qf_test::shell_quote;
 using qf_test::TempDir;
 using qf_test::write_text;
+using qf_test::Shell;
+using qf_test::sh;
 
 namespace {
-
-struct Shell {
-    int exit = -1;
-    std::string out, err;
-};
-
-// Runs a bash script in `dir` with queueforge on PATH and a private HOME
-// (git identity, no user configuration leaking in).
-Shell sh(const fs::path& dir, const std::string& script) {
-    TempDir tmp;
-    std::string bin = fs::path(QF_BINARY).parent_path().string();
-    write_text(tmp.path / "script.sh",
-               "set -e\nexport HOME=" + shell_quote(tmp.path.string()) + " PATH=" + shell_quote(bin) +
-                   ":$PATH GIT_CONFIG_NOSYSTEM=1 PRE_COMMIT_HOME=" + shell_quote((tmp.path / "pre-commit").string()) +
-                   "\ngit config --global user.email t@example.com\ngit config --global user.name test\n"
-                   "git config --global init.defaultBranch main\ngit config --global advice.detachedHead false\n"
-                   "cd " + shell_quote(dir.string()) + "\n" + script + "\n");
-    std::string cmd = "bash " + shell_quote((tmp.path / "script.sh").string()) + " >" + shell_quote((tmp.path / "out").string()) +
-                      " 2>" + shell_quote((tmp.path / "err").string());
-    int status = std::system(cmd.c_str());
-    Shell r;
-    r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = read_text(tmp.path / "out");
-    r.err = read_text(tmp.path / "err");
-    return r;
-}
 
 void copy_example(const std::string& name, const fs::path& to) {
     fs::create_directories(to);
@@ -241,12 +217,9 @@ TEST_CASE("git: Debian's pre-commit runs queueforge's hooks on the staged site",
         return;
     }
     TempDir t;
-    // The hook repository: this project's .pre-commit-hooks.yaml, committed.
-    fs::create_directories(t.path / "hooks");
-    fs::copy_file(qf_test::source_dir() / ".pre-commit-hooks.yaml", t.path / "hooks/.pre-commit-hooks.yaml");
-    auto r = sh(t.path / "hooks", "git init -q && git add -A && git commit -qm hooks && git rev-parse HEAD");
-    REQUIRE(r.exit == 0);
-    std::string rev = r.out.substr(0, 40);
+    std::string rev = qf_test::commit_hook_repository(t.path / "hooks");
+    REQUIRE(rev.size() == 40);
+    Shell r;
     fs::create_directories(t.path / "work");
     copy_example("seed-minimal", t.path / "work" / "site");
     write_text(t.path / "work/.pre-commit-config.yaml", "repos:\n- repo: " + (t.path / "hooks").string() + "\n  rev: " + rev +

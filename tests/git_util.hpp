@@ -32,6 +32,15 @@ inline Shell sh(const std::filesystem::path& dir, const std::string& script) {
     return r;
 }
 
+// The hook repository pre-commit installs from: this project's
+// .pre-commit-hooks.yaml committed in `dir`; returns the commit.
+inline std::string commit_hook_repository(const std::filesystem::path& dir) {
+    std::filesystem::create_directories(dir);
+    std::filesystem::copy_file(source_dir() / ".pre-commit-hooks.yaml", dir / ".pre-commit-hooks.yaml");
+    auto r = sh(dir, "git init -q && git add -A && git commit -qm hooks && git rev-parse HEAD");
+    return r.exit == 0 && r.out.size() >= 40 ? r.out.substr(0, 40) : std::string();
+}
+
 // A copy of examples/multi-team as the site `folder`, named `name`.
 inline void add_multi_team_site(const std::filesystem::path& folder, const std::string& name) {
     std::filesystem::create_directories(folder);

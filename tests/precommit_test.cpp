@@ -86,11 +86,9 @@ TEST_CASE("precommit: Debian's pre-commit with one entry per hook for the whole 
         return;
     }
     TempDir t;
-    fs::create_directories(t.path / "hooks");
-    fs::copy_file(qf_test::source_dir() / ".pre-commit-hooks.yaml", t.path / "hooks/.pre-commit-hooks.yaml");
-    auto r = sh(t.path / "hooks", "git init -q && git add -A && git commit -qm hooks && git rev-parse HEAD");
-    REQUIRE(r.exit == 0);
-    const std::string rev = r.out.substr(0, 40);
+    const std::string rev = qf_test::commit_hook_repository(t.path / "hooks");
+    REQUIRE(rev.size() == 40);
+    qf_test::Shell r;
     const fs::path work = t.path / "work";
     make_fleet(work);
     write_text(work / ".pre-commit-config.yaml", "repos:\n- repo: " + (t.path / "hooks").string() + "\n  rev: " + rev +
