@@ -1,6 +1,6 @@
 // examples/gitops-repo: one repository holding several clusters built on one
 // base (issue 13 items 2 and 6), and import --into adding a cluster to it.
-#include "test_util.hpp"
+#include "git_util.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -87,4 +87,50 @@ TEST_CASE("gitops-repo: import --into adds a cluster as a new site folder, never
     CHECK(check.exit == 0);
     CHECK(check.out.find("clusters/east: 0 errors") != std::string::npos);
     CHECK(check.out.find("clusters/west: 0 errors") != std::string::npos);
+}
+
+// A change to the base reaches every cluster built on it: in diff (real git
+// history) and in the pre-commit hook, which checks exactly the sites a
+// staged file reaches (issue 13 items 3 and 4).
+TEST_CASE("gitops-repo: a base change shows under every cluster in diff and the hook checks them all", "[gitops-repo][git]") {
+    qf_test::TempDir tmp;
+    const fs::path repo = tmp.path / "repo";
+    fs::copy(source_dir() / "examples/gitops-repo", repo, fs::copy_options::recursive);
+    auto sh = [&](const std::string& script) { return qf_test::sh(repo, script); };
+    REQUIRE(sh("git init -q && git add -A && git commit -qm fleet").exit == 0);
+    qf_test::replace_once(repo / "base/queueforge-site.yaml",
+                          "        - pool: cpu\n          nominal: {cpu: 50%, memory: 50%}",
+                          "        - pool: cpu\n          nominal: {cpu: 25%, memory: 25%}");
+    REQUIRE(sh("git commit -qam 'cut analytics in the base'").exit == 0);
+
+    auto diff = sh("queueforge diff --base HEAD~1 --head HEAD");
+    INFO(diff.out << diff.err);
+    REQUIRE(diff.exit == 0);
+    for (const char* site : {"clusters/dev", "clusters/prod", "clusters/staging"}) {
+        INFO(site);
+        const auto at = diff.out.find(std::string("== ") + site + "\n");
+        REQUIRE(at != std::string::npos);
+        const auto next = diff.out.find("\n== ", at + 1);
+        const std::string section = diff.out.substr(at, next == std::string::npos ? std::string::npos : next - at);
+        CHECK(section.find("~ ClusterQueue/analytics") != std::string::npos);
+        CHECK(section.find("nominalQuota: 256 -> 128") != std::string::npos);
+    }
+    CHECK(sh("queueforge diff --base HEAD~1 --head HEAD --exit-code >/dev/null 2>&1 || echo exit=$?").out == "exit=1\n");
+
+    // The hook given the base checks all three clusters; given one cluster's file, that cluster only.
+    auto all = sh("queueforge hook check base/queueforge-site.yaml");
+    INFO(all.out << all.err);
+    CHECK(all.exit == 0);
+    for (const char* site : {"clusters/dev: 0 errors", "clusters/prod: 0 errors", "clusters/staging: 0 errors"})
+        CHECK((all.out + all.err).find(site) != std::string::npos);
+    // A staged error in prod fails prod's file and the base's (which reaches prod), never dev's.
+    qf_test::replace_once(repo / "clusters/prod/queueforge-site.yaml", "nvidia.com/gpu: 32}", "nvidia.com/gpu: -32}");
+    REQUIRE(sh("git add -A").exit == 0);
+    CHECK(sh("queueforge hook check clusters/dev/queueforge-site.yaml").exit == 0);
+    auto prod = sh("queueforge hook check clusters/prod/queueforge-site.yaml || echo exit=$?");
+    CHECK(prod.out.find("exit=1") != std::string::npos);
+    auto base = sh("queueforge hook check base/queueforge-site.yaml 2>&1 || echo exit=$?");
+    CHECK(base.out.find("exit=1") != std::string::npos);
+    CHECK(base.out.find("clusters/prod: 1 error") != std::string::npos);
+    CHECK(base.out.find("clusters/dev: 0 errors") != std::string::npos);
 }
