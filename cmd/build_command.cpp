@@ -109,7 +109,7 @@ int run_build(const BuildFlags& f) {
         const std::string path = sites.empty() ? site_path(f.site) : sites.front();
         const std::string out = f.output_per_site.empty() || sites.empty()
                                     ? f.out_dir
-                                    : (std::filesystem::path(path).parent_path() / f.output_per_site).string();
+                                    : discover::rendered_folder(path, f.output_per_site);
         return build_site(f, path, out);
     }
     if (f.output_per_site.empty()) {
@@ -120,7 +120,7 @@ int run_build(const BuildFlags& f) {
     }
     int worst = kOk;
     for (const auto& site : sites) {
-        const auto out = (std::filesystem::path(site).parent_path() / f.output_per_site).string();
+        const auto out = discover::rendered_folder(site, f.output_per_site);
         worst = std::max(worst, build_site(f, site, out));
     }
     return worst;

@@ -44,16 +44,6 @@ std::string repo_relative(const std::string& root, const std::string& path) {
     return fs::path(path).lexically_relative(root).lexically_normal().generic_string();
 }
 
-// Where a site renders: `<folder>/rendered` for a queueforge-site.yaml (as
-// build --output-per-site rendered); for a site file of another name, which
-// may share its folder with other sites, `<folder>/rendered/<file stem>`.
-std::string rendered_dir(const std::string& site_file, const std::string& rendered) {
-    const fs::path p(site_file);
-    fs::path out = p.parent_path() / rendered;
-    if (p.filename() != kSiteFileName) out /= p.stem();
-    return out.lexically_normal().generic_string();
-}
-
 // Runs another command of this program in-process, as the command line would.
 int run_command(std::vector<std::string> args) {
     CLI::App app{"queueforge"};
@@ -113,7 +103,7 @@ int run_hook(const HookFlags& f) {
             const fs::path p(file);
             if (covers(file, site_file)) reached = true;  // a folder named in the hook's args: its sites
             if (p.filename() == ".queueforge.yaml" && covers(p.parent_path().generic_string(), site_file)) reached = true;
-            if (covers(rendered_dir(site_file, f.rendered), file)) reached = true;
+            if (covers(discover::rendered_folder(site_file, f.rendered), file)) reached = true;
         }
         if (reached) sites.push_back(site_file);
     }
@@ -130,7 +120,7 @@ int run_hook(const HookFlags& f) {
     }
     int worst = kOk;
     for (const auto& s : sites) {
-        const std::string out = shown(rendered_dir(s, f.rendered));
+        const std::string out = shown(discover::rendered_folder(s, f.rendered));
         worst = std::max(worst, run_command({"build", "--staged", shown(s), "-o", out, "--prune", "--fail-on-change"}));
     }
     return worst;

@@ -200,6 +200,34 @@ TEST_CASE("discover: nesting past the depth limit is a clear error, not a crash"
     CHECK(many.has_errors());
 }
 
+TEST_CASE("discover: two site files in one folder render into folders of their own with --output-per-site", "[discover]") {
+    // Before, both went to fleet/rendered and the second silently replaced the first.
+    qf_test::TempDir tmp;
+    fs::create_directories(tmp.path / ".git");
+    qf_test::write_text(tmp.path / "fleet/east.yaml", site_text("east"));
+    qf_test::write_text(tmp.path / "fleet/west.yaml", site_text("west"));
+    auto r = run_cli_in(tmp.path, "build fleet --output-per-site rendered");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit == 0);
+    CHECK(fs::exists(tmp.path / "fleet/rendered/east/.queueforge-owned"));
+    CHECK(fs::exists(tmp.path / "fleet/rendered/west/.queueforge-owned"));
+    auto holds = [&](const std::string& site) {
+        for (const auto& e : fs::directory_iterator(tmp.path / "fleet/rendered" / site))
+            if (qf_test::read_text(e.path()).find("app.kubernetes.io/part-of: " + site + "\n") != std::string::npos) return true;
+        return false;
+    };
+    CHECK(holds("east"));
+    CHECK(holds("west"));
+    CHECK(queueforge::discover::rendered_folder("fleet/east.yaml", "rendered") == "fleet/rendered/east");
+    CHECK(queueforge::discover::rendered_folder("clusters/prod/queueforge-site.yaml", "out") == "clusters/prod/out");
+    // The rendered folders are output: the repository still holds exactly two sites.
+    auto again = run_cli_in(tmp.path, "check");
+    INFO(again.out << again.err);
+    CHECK(again.exit == 0);
+    CHECK(again.out.find("fleet/east.yaml: 0 errors") != std::string::npos);
+    CHECK(again.out.find("fleet/west.yaml: 0 errors") != std::string::npos);
+}
+
 TEST_CASE("discover: build refuses several sites with one output, writes each with --output-per-site", "[discover]") {
     Repo repo;
     auto one_out = run_cli_in(repo.root(), "build clusters -o out");

@@ -376,4 +376,11 @@ std::vector<Cluster> find_clusters(const std::vector<std::string>& given, const 
     return clusters;
 }
 
+std::string rendered_folder(const std::string& site_file, const std::string& name) {
+    const std::filesystem::path p(site_file);
+    std::filesystem::path out = p.parent_path() / name;
+    if (p.filename() != kSiteFileName) out /= p.stem();
+    return out.lexically_normal().generic_string();
+}
+
 }  // namespace queueforge::discover

@@ -58,6 +58,13 @@ std::vector<Cluster> find_clusters(const std::vector<std::string>& paths, const 
 // Whether `text` (the content of a YAML file) is a queueforge Site document.
 bool is_site_text(const std::string& text);
 
+// Where a site renders when each site gets a folder of its own (build
+// --output-per-site NAME, the pre-commit render hook): `<folder>/NAME` for a
+// queueforge-site.yaml; for a site file of another name, which may share its
+// folder with other sites, `<folder>/NAME/<file stem>`, so no two sites of a
+// repository render into one folder.
+std::string rendered_folder(const std::string& site_file, const std::string& name);
+
 // Whether `text` is a SiteBase document: a base sites extend (spec.extends),
 // never a cluster of its own, so never discovered, even when its file is
 // named queueforge-site.yaml.
