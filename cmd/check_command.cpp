@@ -117,9 +117,9 @@ int run_check(CheckFlags f) {
     std::optional<GitInput> staged;
     if (f.staged)
         if (int rc = stage_inputs(f, staged); rc != kOk) return rc;
-    auto format = parse_report_format(f.output);
+    const ReportFormat* format = find_report_format(f.output);
     if (!format) {
-        std::cerr << "queueforge check: unknown output format \"" << f.output << "\" (text, json, sarif, junit, github)\n";
+        std::cerr << "queueforge check: unknown output format \"" << f.output << "\" (" << report_format_names() << ")\n";
         return kUsage;
     }
     ValidationOptions vo;
@@ -174,7 +174,7 @@ Command add_check(CLI::App& app) {
     auto flags = std::make_shared<CheckFlags>();
     CLI::App* sub = app.add_subcommand("check", "Build, validate and simulate a site in one go (what CI and hooks run)");
     sub->add_option("paths", flags->paths, "Sites (folders with queueforge-site.yaml or site files) and manifests (default: .)");
-    sub->add_option("-o,--output", flags->output, "text, json, sarif, junit or github");
+    sub->add_option("-o,--output", flags->output, "Findings format: " + report_format_names());
     sub->add_option("--rendered", flags->rendered, "Also fail when the rendered manifests in this folder drifted from the site");
     sub->add_option("--target", flags->target, "Override the site's target");
     add_gate_flags(*sub, flags->gate, true);

@@ -73,14 +73,14 @@ int report(Diagnostics& diags, std::vector<SourceText> sources, const GateFlags&
     return exit_code(diags, parse_fail_level(g.fail_level));
 }
 
-int finish_report(ReportFormat format, Diagnostics& diags, ReportContext& ctx, const GateFlags& g,
+int finish_report(const ReportFormat& format, Diagnostics& diags, ReportContext& ctx, const GateFlags& g,
                   const ValidationSummary& summary) {
     if (int rc = apply_gate(diags, ctx.sources, g); rc != kOk) return rc;
     ctx.tool_version = QF_VERSION;
     ctx.objects_checked = summary.objects;
     ctx.per_kind = summary.per_kind;
     ctx.objects = summary.checked;
-    ctx.color = format == ReportFormat::Text && isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+    ctx.color = format.name == "text" && isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
     ctx.fail_level = parse_fail_level(g.fail_level);
     std::cout << format_report(format, diags, ctx);
     std::cout.flush();

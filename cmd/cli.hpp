@@ -55,7 +55,7 @@ int report(Diagnostics& diags, std::vector<SourceText> sources);
 // Applies the gate, prints a findings report in `format` to stdout and returns
 // the exit code (validate, check). Fills the context's tool version, colour
 // and fail level.
-int finish_report(ReportFormat format, Diagnostics& diags, ReportContext& ctx, const GateFlags& g,
+int finish_report(const ReportFormat& format, Diagnostics& diags, ReportContext& ctx, const GateFlags& g,
                   const ValidationSummary& summary);
 
 // --policy, --no-builtin-policies (validate and check; --disable is a gate flag

@@ -61,7 +61,7 @@ int simulate_cluster(const SimulateFlags& f, const std::vector<std::string>& pat
                 ++ctx.objects_checked;
             }
         for (const auto& src : report->sources) ctx.inputs.push_back(src.path);
-        std::cout << format_report(f.output == "junit" ? ReportFormat::Junit : ReportFormat::Sarif, findings, ctx);
+        std::cout << format_report(*find_report_format(f.output), findings, ctx);
     } else {
         std::string out = f.output == "json" ? scenarios::format_json(*report) : scenarios::format_text(*report);
         // Inside the {"sites": [...]} wrapper the report is one value among others.

@@ -24,9 +24,9 @@ struct ValidateFlags {
 };
 
 int run_validate(ValidateFlags f) {
-    auto format = parse_report_format(f.output);
+    const ReportFormat* format = find_report_format(f.output);
     if (!format) {
-        std::cerr << "queueforge validate: unknown output format \"" << f.output << "\" (text, json, sarif, junit, github)\n";
+        std::cerr << "queueforge validate: unknown output format \"" << f.output << "\" (" << report_format_names() << ")\n";
         return kUsage;
     }
     ValidationOptions opts;
@@ -75,7 +75,7 @@ Command add_validate(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "validate", "Check Kueue, job and DataScienceCluster manifests (and site files) as the API server and Kueue would");
     sub->add_option("paths", flags->paths, "Files, folders or - for stdin (YAML, JSON, List, kubectl dumps)")->required();
-    sub->add_option("-o,--output", flags->output, "text, json, sarif, junit or github");
+    sub->add_option("-o,--output", flags->output, "Findings format: " + report_format_names());
     sub->add_option("--crd", flags->crds, "Add the CRDs in this file or folder; each replaces the built-in schema of its kind (repeatable)")
         ->allow_extra_args(false);  // one value per --crd: the paths after it stay positional
     sub->add_option("--target", flags->target, "Also report what this target does not serve (e.g. rhoai-2.16, kueue-0.13)");

@@ -230,20 +230,22 @@ std::unique_ptr<Element> parse_xml(const std::string& s) { return XmlReader(s).d
 }  // namespace
 
 TEST_CASE("report: format names") {
-    CHECK(parse_report_format("text") == ReportFormat::Text);
-    CHECK(parse_report_format("json") == ReportFormat::Json);
-    CHECK(parse_report_format("sarif") == ReportFormat::Sarif);
-    CHECK(parse_report_format("junit") == ReportFormat::Junit);
-    CHECK(parse_report_format("github") == ReportFormat::Github);
-    for (const char* bad : {"", "JSON", "yaml", "tap", "xml", "sarif ", "git"}) CHECK_FALSE(parse_report_format(bad));
+    for (const char* name : {"text", "json", "sarif", "junit", "github"}) {
+        REQUIRE(find_report_format(name) != nullptr);
+        CHECK(find_report_format(name)->name == name);
+        CHECK_FALSE(find_report_format(name)->description.empty());
+    }
+    CHECK(report_formats().size() == 5);
+    CHECK(report_format_names() == "text, json, sarif, junit, github");
+    for (const char* bad : {"", "JSON", "yaml", "tap", "xml", "sarif ", "git"}) CHECK_FALSE(find_report_format(bad));
 
     const auto diags = findings();
     const auto ctx = context();
-    CHECK(format_report(ReportFormat::Text, diags, ctx) == format_text(diags, ctx));
-    CHECK(format_report(ReportFormat::Json, diags, ctx) == format_json(diags, ctx));
-    CHECK(format_report(ReportFormat::Sarif, diags, ctx) == format_sarif(diags, ctx));
-    CHECK(format_report(ReportFormat::Junit, diags, ctx) == format_junit(diags, ctx));
-    CHECK(format_report(ReportFormat::Github, diags, ctx) == format_github(diags, ctx));
+    CHECK(format_report(*find_report_format("text"), diags, ctx) == format_text(diags, ctx));
+    CHECK(format_report(*find_report_format("json"), diags, ctx) == format_json(diags, ctx));
+    CHECK(format_report(*find_report_format("sarif"), diags, ctx) == format_sarif(diags, ctx));
+    CHECK(format_report(*find_report_format("junit"), diags, ctx) == format_junit(diags, ctx));
+    CHECK(format_report(*find_report_format("github"), diags, ctx) == format_github(diags, ctx));
 }
 
 TEST_CASE("report: text is render_text plus the object and field") {
@@ -606,9 +608,8 @@ TEST_CASE("report: same findings, same bytes") {
     shuffled.summary = true;
     auto sorted = ctx;
     sorted.summary = true;
-    for (const auto f : {ReportFormat::Text, ReportFormat::Json, ReportFormat::Sarif, ReportFormat::Junit,
-                         ReportFormat::Github}) {
-        CAPTURE(static_cast<int>(f));
+    for (const auto& f : report_formats()) {
+        CAPTURE(f.name);
         CHECK(format_report(f, findings(), ctx) == format_report(f, findings(), ctx));
         CHECK(format_report(f, findings(), sorted) == format_report(f, findings(), shuffled));
         const auto out = format_report(f, findings(), ctx);

@@ -1,9 +1,11 @@
 #pragma once
 // Findings → one output format. Each format lives in its own file under
-// compiler/report/; a new format is one new file and one enum value.
+// compiler/report/ and is listed once in report_formats.def: a new format is
+// one new file and one line there.
 #include <queueforge/diagnostics.hpp>
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -11,9 +13,6 @@
 
 namespace queueforge {
 
-enum class ReportFormat { Text, Json, Sarif, Junit, Github };
-
-std::optional<ReportFormat> parse_report_format(std::string_view name);  // "text", "json", ...
 
 // An object that was checked, so that JUnit can list the ones that passed too.
 struct CheckedObject {
@@ -45,16 +44,29 @@ struct ReportContext {
     bool color = false;                   // text only
 };
 
-// Findings are written in the order given (call Diagnostics::sort first); the
-// same findings and context always give the same bytes: no timestamps, no
-// absolute paths, file names exactly as given.
-std::string format_report(ReportFormat f, const Diagnostics& diags, const ReportContext& ctx);
+// One function per format (compiler/report/<format>.cpp), listed in
+// report_formats.def. Findings are written in the order given (call
+// Diagnostics::sort first); the same findings and context always give the
+// same bytes: no timestamps, no absolute paths, file names exactly as given.
+#define QF_REPORT_FORMAT(name, function, description) \
+    std::string function(const Diagnostics& diags, const ReportContext& ctx);
+#include <queueforge/report_formats.def>
+#undef QF_REPORT_FORMAT
 
-// One function per format (compiler/report/<format>.cpp).
-std::string format_text(const Diagnostics& diags, const ReportContext& ctx);
-std::string format_json(const Diagnostics& diags, const ReportContext& ctx);
-std::string format_sarif(const Diagnostics& diags, const ReportContext& ctx);
-std::string format_junit(const Diagnostics& diags, const ReportContext& ctx);
-std::string format_github(const Diagnostics& diags, const ReportContext& ctx);
+struct ReportFormat {
+    std::string_view name;  // what -o takes: exact, lower-case
+    std::string (*render)(const Diagnostics&, const ReportContext&);
+    std::string_view description;
+};
+
+// Every format, in the order of report_formats.def.
+std::span<const ReportFormat> report_formats();
+// The format `-o NAME` names, or nullptr: exact, lower-case names only
+// (`-o JSON` failing loudly beats a CI job that uploads the wrong thing).
+const ReportFormat* find_report_format(std::string_view name);
+// "text, json, sarif, junit, github": for help texts and errors.
+std::string report_format_names();
+
+std::string format_report(const ReportFormat& f, const Diagnostics& diags, const ReportContext& ctx);
 
 }  // namespace queueforge
