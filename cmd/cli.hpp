@@ -72,22 +72,10 @@ struct Command {
     std::function<int()> run;
 };
 
-Command add_build(CLI::App& app);
-Command add_init(CLI::App& app);
-Command add_schema(CLI::App& app);
-Command add_validate(CLI::App& app);
-Command add_generate(CLI::App& app);
-Command add_simulate(CLI::App& app);
-Command add_check(CLI::App& app);
-Command add_diff(CLI::App& app);
-Command add_cmp_parameters(CLI::App& app);
-Command add_version(CLI::App& app);
-Command add_import(CLI::App& app);
-Command add_explain(CLI::App& app);
-Command add_capacity(CLI::App& app);
-Command add_report(CLI::App& app);
-Command add_rules(CLI::App& app);
-Command add_hook(CLI::App& app);
+// One per command (commands.def).
+#define QF_COMMAND(name) Command add_##name(CLI::App& app);
+#include "commands.def"
+#undef QF_COMMAND
 // "queueforge 0.1.0 (commit abc1234)\ntargets: ..." for version and --version.
 std::string version_text();
 

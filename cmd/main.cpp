@@ -41,11 +41,11 @@ int main(int argc, char** argv) {
 Exit codes everywhere: 0 ok, 1 a finding at the fail level or invalid input (nothing written),
 2 usage error or an unreadable path, 70 internal error.
 Colours only on a terminal; NO_COLOR turns them off.)");
-    std::vector<Command> commands = {add_build(app),    add_validate(app), add_simulate(app), add_check(app),
-                                     add_diff(app),     add_generate(app), add_cmp_parameters(app),
-                                     add_import(app),   add_explain(app),  add_capacity(app), add_report(app),
-                                     add_rules(app),    add_init(app),     add_schema(app),
-                                     add_version(app),  add_hook(app)};
+    std::vector<Command> commands = {
+#define QF_COMMAND(name) add_##name(app),
+#include "commands.def"
+#undef QF_COMMAND
+    };
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
