@@ -134,3 +134,34 @@ TEST_CASE("gitops-repo: a base change shows under every cluster in diff and the 
     CHECK(base.out.find("clusters/prod: 1 error") != std::string::npos);
     CHECK(base.out.find("clusters/dev: 0 errors") != std::string::npos);
 }
+
+// The example repository through diff with real history: a prod-only change
+// shows under prod alone; a site added and a site removed (issue 13 tests).
+TEST_CASE("gitops-repo: diff reports a prod-only change under prod, and sites added and removed", "[gitops-repo][git]") {
+    qf_test::TempDir tmp;
+    const fs::path repo = tmp.path / "repo";
+    fs::copy(source_dir() / "examples/gitops-repo", repo, fs::copy_options::recursive);
+    auto sh = [&](const std::string& script) { return qf_test::sh(repo, script); };
+    REQUIRE(sh("git init -q && git add -A && git commit -qm fleet").exit == 0);
+
+    // prod cuts llm's A100 GPUs: 32 -> 24.
+    REQUIRE(qf_test::replace_once(repo / "clusters/prod/queueforge-site.yaml", "nvidia.com/gpu: 32}", "nvidia.com/gpu: 24}"));
+    REQUIRE(sh("git commit -qam 'prod: cut llm'").exit == 0);
+    auto cut = sh("queueforge diff --base HEAD~1 --head HEAD");
+    INFO(cut.out << cut.err);
+    REQUIRE(cut.exit == 0);
+    CHECK(cut.out.find("== clusters/prod\n  ~ ClusterQueue/llm\n") != std::string::npos);
+    CHECK(cut.out.find("== clusters/staging") == std::string::npos);
+    CHECK(cut.out.find("== clusters/dev") == std::string::npos);
+
+    // qa added (a copy of staging under another name), dev removed.
+    fs::copy(repo / "clusters/staging", repo / "clusters/qa", fs::copy_options::recursive);
+    REQUIRE(qf_test::replace_once(repo / "clusters/qa/queueforge-site.yaml", "  name: staging\n", "  name: qa\n"));
+    REQUIRE(sh("git rm -rq clusters/dev && git add -A && git commit -qm 'qa in, dev out'").exit == 0);
+    auto moved = sh("queueforge diff --base HEAD~1 --head HEAD");
+    INFO(moved.out << moved.err);
+    REQUIRE(moved.exit == 0);
+    CHECK(moved.out.find("== clusters/dev (site removed)") != std::string::npos);
+    CHECK(moved.out.find("== clusters/qa (site added)") != std::string::npos);
+    CHECK(moved.out.find("== clusters/prod") == std::string::npos);
+}
