@@ -4,8 +4,8 @@
 #include "site_generator.hpp"
 
 #include <queueforge/compile.hpp>
-#include <queueforge/emit.hpp>
-#include <queueforge/yaml_load.hpp>
+#include <queueforge/backends/emit.hpp>
+#include <queueforge/base/yaml_load.hpp>
 
 #include <sys/resource.h>
 

@@ -6,8 +6,8 @@
 //   bench_import [objects=10000] [write-dump-to-file]
 // With a file name the dump is also written there, for timing the CLI as a
 // whole process:  bench_import 10000 /tmp/dump.yaml && time queueforge import /tmp/dump.yaml >/dev/null
-#include <queueforge/import.hpp>
-#include <queueforge/resource.hpp>
+#include <queueforge/integrations/import.hpp>
+#include <queueforge/frontend/manifests.hpp>
 
 #include <chrono>
 #include <cstdio>

@@ -5,9 +5,9 @@
 // target rhoai-2.19 so the target-ranged built-ins run too. Prints the time
 // (best of 5 rounds) and objects x policies per second; exits 1 above 1 s.
 //   bench_policy [objects=10000] [target=rhoai-2.19] [write-objects-to-file]
-#include <queueforge/policy.hpp>
-#include <queueforge/resource.hpp>
-#include <queueforge/target.hpp>
+#include <queueforge/checks/policy.hpp>
+#include <queueforge/frontend/manifests.hpp>
+#include <queueforge/frontend/platform.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -4,8 +4,8 @@
 // The report command is not registered in the CLI here, so nothing is
 // spawned.
 //   bench_report [rounds=30]
-#include <queueforge/capacity.hpp>
-#include <queueforge/html_report.hpp>
+#include <queueforge/engines/capacity.hpp>
+#include <queueforge/backends/html_report.hpp>
 
 #include <sys/resource.h>
 

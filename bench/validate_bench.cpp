@@ -3,9 +3,9 @@
 // Debian's python3-jsonschema validate the same objects against the same
 // schemas (bench/jsonschema_peer.py). Prints objects/s for both and the ratio.
 //   bench_validate [objects=100000] [crd-dir=../shared/upstream/kueue/v0.19.2]
-#include <queueforge/openapi.hpp>
-#include <queueforge/resource.hpp>
-#include <queueforge/rules.hpp>
+#include <queueforge/checks/openapi.hpp>
+#include <queueforge/frontend/manifests.hpp>
+#include <queueforge/checks/rules.hpp>
 
 #include "site_generator.hpp"
 

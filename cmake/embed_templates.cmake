@@ -1,9 +1,9 @@
 # Writes a C++ source holding every file under ROOT/templates,
 # ROOT/schemas and ROOT/policies as a byte array, so the binary carries them. Run at build time
 # by add_custom_command.
-file(GLOB_RECURSE files RELATIVE "${ROOT}" "${ROOT}/templates/*" "${ROOT}/schemas/*" "${ROOT}/policies/*.yaml" "${ROOT}/compiler/rules/catalogue/*.yaml")
+file(GLOB_RECURSE files RELATIVE "${ROOT}" "${ROOT}/templates/*" "${ROOT}/schemas/*" "${ROOT}/policies/*.yaml" "${ROOT}/compiler/checks/rules/catalogue/*.yaml")
 list(SORT files)
-set(body "// Generated from templates/, schemas/ and policies/ by cmake/embed_templates.cmake. Do not edit.\n#include <queueforge/templates.hpp>\n\n#include <algorithm>\n#include <array>\n\nnamespace queueforge {\nnamespace {\n")
+set(body "// Generated from templates/, schemas/ and policies/ by cmake/embed_templates.cmake. Do not edit.\n#include <queueforge/base/templates.hpp>\n\n#include <algorithm>\n#include <array>\n\nnamespace queueforge {\nnamespace {\n")
 set(table "")
 set(i 0)
 foreach(f IN LISTS files)
@@ -26,7 +26,7 @@ std::optional<std::string_view> find_template(std::string_view path) {
     return find_embedded("templates/" + std::string(path));
 }
 
-// Declared in compiler/policy/builtin.hpp: the built-in policies are listed by folder.
+// Declared in compiler/checks/policy/builtin.hpp: the built-in policies are listed by folder.
 std::vector<std::string> embedded_paths(std::string_view prefix) {
     std::vector<std::string> out;
     for (const auto& e : entries)

@@ -3,7 +3,7 @@
 #     executable that needs nothing of the system it runs on (no glibc
 #     version, no libgit2): libgit2 and its dependencies are linked in from
 #     Debian's archives and called directly (QF_LIBGIT2_LINKED, see
-#     compiler/git/library.cpp) instead of being loaded at run time.
+#     compiler/integrations/git/library.cpp) instead of being loaded at run time.
 #     scripts/release.sh configures and builds it in build-release/.
 #  2. `cmake --install` rules: the binary (templates, schemas and policies
 #     are compiled into it), the docs and the deploy/ files.
@@ -26,10 +26,10 @@ if(QUEUEFORGE_RELEASE_STATIC)
   target_link_options(queueforge PRIVATE -static -s)
   # Debian's libgit2 refers to GSS-API (HTTP Negotiate auth of remotes, which
   # queueforge never contacts) and Debian has no static Kerberos: the
-  # executable carries entry points that refuse it (compiler/git/gssapi_absent.cpp).
+  # executable carries entry points that refuse it (compiler/integrations/git/gssapi_absent.cpp).
   # In the executable, not the library archive, so that libgit2.a, linked
   # after the library, finds them.
-  target_sources(queueforge PRIVATE ${CMAKE_SOURCE_DIR}/compiler/git/gssapi_absent.cpp)
+  target_sources(queueforge PRIVATE ${CMAKE_SOURCE_DIR}/compiler/integrations/git/gssapi_absent.cpp)
   # (The library's copy of the file, without the definition, is empty.)
   target_compile_definitions(queueforge PRIVATE QF_GSSAPI_ABSENT)
 endif()

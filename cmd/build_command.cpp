@@ -1,10 +1,10 @@
 #include "cli.hpp"
 #include "git_input.hpp"
 
-#include <queueforge/discover.hpp>
-#include <queueforge/emit.hpp>
+#include <queueforge/frontend/discover.hpp>
+#include <queueforge/backends/emit.hpp>
 #include <queueforge/lower.hpp>
-#include <queueforge/site_parse.hpp>
+#include <queueforge/frontend/site_parse.hpp>
 
 #include <algorithm>
 #include <filesystem>

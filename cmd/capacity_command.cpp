@@ -1,7 +1,7 @@
 #include "cli.hpp"
 
-#include <queueforge/capacity.hpp>
-#include <queueforge/discover.hpp>
+#include <queueforge/engines/capacity.hpp>
+#include <queueforge/frontend/discover.hpp>
 
 #include <nlohmann/json.hpp>
 

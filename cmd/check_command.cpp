@@ -5,14 +5,14 @@
 #include "cli.hpp"
 #include "git_input.hpp"
 
-#include <queueforge/discover.hpp>
-#include <queueforge/emit.hpp>
+#include <queueforge/frontend/discover.hpp>
+#include <queueforge/backends/emit.hpp>
 #include <queueforge/lower.hpp>
-#include <queueforge/policy.hpp>
-#include <queueforge/report.hpp>
-#include <queueforge/sim_scenarios.hpp>
-#include <queueforge/site_parse.hpp>
-#include <queueforge/validate.hpp>
+#include <queueforge/checks/policy.hpp>
+#include <queueforge/backends/findings.hpp>
+#include <queueforge/engines/scenarios.hpp>
+#include <queueforge/frontend/site_parse.hpp>
+#include <queueforge/checks/validate.hpp>
 
 #include <filesystem>
 #include <iostream>

@@ -2,11 +2,11 @@
 // Shared pieces of the command-line front end. The commands themselves are
 // thin: they parse flags, call the library and turn its results into
 // output, diagnostics on stderr and an exit code.
-#include <queueforge/diagnostics.hpp>
-#include <queueforge/gate.hpp>
-#include <queueforge/policy.hpp>
-#include <queueforge/report.hpp>
-#include <queueforge/validate.hpp>
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/checks/gate.hpp>
+#include <queueforge/checks/policy.hpp>
+#include <queueforge/backends/findings.hpp>
+#include <queueforge/checks/validate.hpp>
 
 #include <CLI/CLI.hpp>
 

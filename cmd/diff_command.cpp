@@ -3,9 +3,9 @@
 #include "cli.hpp"
 #include "git_input.hpp"
 
-#include <queueforge/names.hpp>
-#include <queueforge/review.hpp>
-#include <queueforge/source_root.hpp>
+#include <queueforge/base/names.hpp>
+#include <queueforge/integrations/diff.hpp>
+#include <queueforge/base/source_root.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -63,7 +63,7 @@ int run_diff(const DiffFlags& f) {
         return kUsage;
     }
     for (const auto& kind : f.fail_on) {
-        const auto& kinds = review::fail_on_kinds();
+        const auto& kinds = diff::fail_on_kinds();
         if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) continue;
         std::cerr << "queueforge diff: unknown --fail-on kind \"" << kind << "\"";
         if (auto near = did_you_mean(kind, kinds); !near.empty()) std::cerr << "; did you mean \"" << near << "\"?";
@@ -120,8 +120,8 @@ int run_diff(const DiffFlags& f) {
     }
     Diagnostics diags;
     std::vector<SourceText> sources;
-    review::Options opts{f.running, f.target, !f.no_simulate};
-    auto r = review::compare_sites({base->root, base->label, base->name}, {head->root, head->label, head->name}, *paths,
+    diff::Options opts{f.running, f.target, !f.no_simulate};
+    auto r = diff::compare_sites({base->root, base->label, base->name}, {head->root, head->label, head->name}, *paths,
                                    opts, diags, sources);
     if (!r) {
         const int rc = report(diags, sources, f.gate);
@@ -129,15 +129,15 @@ int run_diff(const DiffFlags& f) {
     }
     const int rc = report(diags, sources, f.gate);
     if (rc == kUsage) return rc;
-    std::cout << (f.output == "json" ? review::render_json(*r) : f.output == "markdown" ? review::render_markdown(*r)
-                                                                                      : review::render_text(*r));
+    std::cout << (f.output == "json" ? diff::render_json(*r) : f.output == "markdown" ? diff::render_markdown(*r)
+                                                                                      : diff::render_text(*r));
     std::cout.flush();
     if (!std::cout.good()) return kInvalid;
     // Like git diff: 0 whatever changed, unless asked to gate on it.
     bool fail = rc != kOk;
-    if (f.exit_code && review::has(*r, "any")) fail = true;
+    if (f.exit_code && diff::has(*r, "any")) fail = true;
     for (const auto& kind : f.fail_on)
-        if (review::has(*r, kind)) fail = true;
+        if (diff::has(*r, kind)) fail = true;
     return fail ? kInvalid : kOk;
 }
 

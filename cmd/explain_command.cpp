@@ -1,8 +1,8 @@
 #include "cli.hpp"
 
-#include <queueforge/explain.hpp>
+#include <queueforge/backends/explain.hpp>
 #include <queueforge/lower.hpp>
-#include <queueforge/site_parse.hpp>
+#include <queueforge/frontend/site_parse.hpp>
 
 #include <algorithm>
 #include <filesystem>

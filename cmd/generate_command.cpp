@@ -5,11 +5,11 @@
 // empty stream with exit 0 would make Argo CD prune the whole application.
 #include "cli.hpp"
 
-#include <queueforge/argocd.hpp>
-#include <queueforge/emit.hpp>
+#include <queueforge/integrations/argocd.hpp>
+#include <queueforge/backends/emit.hpp>
 #include <queueforge/lower.hpp>
-#include <queueforge/site_parse.hpp>
-#include <queueforge/source_root.hpp>
+#include <queueforge/frontend/site_parse.hpp>
+#include <queueforge/base/source_root.hpp>
 
 #include <nlohmann/json.hpp>
 

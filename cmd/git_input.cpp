@@ -1,8 +1,8 @@
 #include "git_input.hpp"
 
-#include <queueforge/discover.hpp>
-#include <queueforge/site_inputs.hpp>
-#include <queueforge/yaml_load.hpp>
+#include <queueforge/frontend/discover.hpp>
+#include <queueforge/frontend/site_inputs.hpp>
+#include <queueforge/base/yaml_load.hpp>
 
 #include <filesystem>
 #include <set>

@@ -1,8 +1,8 @@
 #pragma once
 // Where a git-aware command reads a site from: the work tree, a revision
 // (written out to a private temporary folder) or the index (--staged).
-#include <queueforge/diagnostics.hpp>
-#include <queueforge/git.hpp>
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/integrations/git.hpp>
 
 #include <memory>
 #include <optional>

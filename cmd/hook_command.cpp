@@ -12,8 +12,8 @@
 #include "cli.hpp"
 #include "git_input.hpp"
 
-#include <queueforge/discover.hpp>
-#include <queueforge/site_inputs.hpp>
+#include <queueforge/frontend/discover.hpp>
+#include <queueforge/frontend/site_inputs.hpp>
 
 #include <algorithm>
 #include <filesystem>

@@ -1,7 +1,7 @@
 #include "cli.hpp"
 
-#include <queueforge/import.hpp>
-#include <queueforge/resource.hpp>
+#include <queueforge/integrations/import.hpp>
+#include <queueforge/frontend/manifests.hpp>
 
 #include <filesystem>
 #include <iostream>

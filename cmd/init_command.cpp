@@ -1,7 +1,7 @@
 #include "cli.hpp"
 
-#include <queueforge/safe_write.hpp>
-#include <queueforge/templates.hpp>
+#include <queueforge/base/safe_write.hpp>
+#include <queueforge/base/templates.hpp>
 
 #include <filesystem>
 #include <iostream>

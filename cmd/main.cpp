@@ -63,7 +63,7 @@ Colours only on a terminal; NO_COLOR turns them off.)");
         // The last resort: whatever escapes a command is a defect of
         // queueforge, reported as one line and exit 70, never a core dump.
         try {
-            // Lets the tests prove this path (tests/cli/exit_codes_test.cpp).
+            // Lets the tests prove this path (tests/cli/exit_codes_cli_test.cpp).
             if (std::getenv("QUEUEFORGE_TEST_INTERNAL_ERROR")) throw std::runtime_error("fault injected for a test");
             return c.run();
         } catch (const std::exception& e) {

@@ -1,7 +1,7 @@
 #include "cli.hpp"
 
-#include <queueforge/discover.hpp>
-#include <queueforge/html_report.hpp>
+#include <queueforge/frontend/discover.hpp>
+#include <queueforge/backends/html_report.hpp>
 
 #include <iostream>
 

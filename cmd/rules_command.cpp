@@ -2,7 +2,7 @@
 // severity, origin, explanation and examples; `--markdown` writes docs/rules.md.
 #include "cli.hpp"
 
-#include <queueforge/rule_catalogue.hpp>
+#include <queueforge/checks/rule_catalogue.hpp>
 
 #include <iostream>
 

@@ -1,6 +1,6 @@
 #include "cli.hpp"
 
-#include <queueforge/templates.hpp>
+#include <queueforge/base/templates.hpp>
 
 #include <iostream>
 

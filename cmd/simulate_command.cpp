@@ -1,9 +1,9 @@
 #include "cli.hpp"
 #include "simulate_timeline.hpp"
 
-#include <queueforge/discover.hpp>
-#include <queueforge/report.hpp>
-#include <queueforge/sim_scenarios.hpp>
+#include <queueforge/frontend/discover.hpp>
+#include <queueforge/backends/findings.hpp>
+#include <queueforge/engines/scenarios.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -2,10 +2,10 @@
 
 #include "cli.hpp"
 
-#include <queueforge/report.hpp>
-#include <queueforge/sim_scenarios.hpp>
-#include <queueforge/timeline.hpp>
-#include <queueforge/yaml_load.hpp>
+#include <queueforge/backends/findings.hpp>
+#include <queueforge/engines/scenarios.hpp>
+#include <queueforge/engines/timeline.hpp>
+#include <queueforge/base/yaml_load.hpp>
 
 #include <sys/resource.h>
 #include <unistd.h>

@@ -1,9 +1,9 @@
 #include "cli.hpp"
 
-#include <queueforge/discover.hpp>
-#include <queueforge/policy.hpp>
-#include <queueforge/report.hpp>
-#include <queueforge/validate.hpp>
+#include <queueforge/frontend/discover.hpp>
+#include <queueforge/checks/policy.hpp>
+#include <queueforge/backends/findings.hpp>
+#include <queueforge/checks/validate.hpp>
 
 #include <iostream>
 

@@ -1,6 +1,6 @@
 #include "cli.hpp"
 
-#include <queueforge/target.hpp>
+#include <queueforge/frontend/platform.hpp>
 
 #include <iostream>
 

@@ -3,8 +3,8 @@
 // it selects are then applied to a small site.
 #include "fuzz_util.hpp"
 
-#include <queueforge/argocd.hpp>
-#include <queueforge/site_parse.hpp>
+#include <queueforge/integrations/argocd.hpp>
+#include <queueforge/frontend/site_parse.hpp>
 
 namespace {
 

@@ -3,8 +3,8 @@
 // must end in a value or an error value, never a crash, within the cost limit.
 #include "fuzz_util.hpp"
 
-#include <queueforge/cel.hpp>
-#include <queueforge/yaml_load.hpp>
+#include <queueforge/checks/cel.hpp>
+#include <queueforge/base/yaml_load.hpp>
 
 namespace {
 

@@ -2,8 +2,8 @@
 // Shared by the libFuzzer targets in this folder: turning the fuzzer's bytes
 // into text, and checks of the contracts every entry point states (a failure
 // is reported as an error diagnostic, never as silence).
-#include <queueforge/diagnostics.hpp>
-#include <queueforge/node.hpp>
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/base/node.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -3,7 +3,7 @@
 // then asked about a few rules and paths, as the gate does.
 #include "fuzz_util.hpp"
 
-#include <queueforge/gate.hpp>
+#include <queueforge/checks/gate.hpp>
 
 #include <filesystem>
 #include <fstream>

@@ -2,8 +2,8 @@
 // with the LocalQueues and priority classes of the same input as the cluster.
 #include "fuzz_util.hpp"
 
-#include <queueforge/resource.hpp>
-#include <queueforge/sim_workloads.hpp>
+#include <queueforge/frontend/manifests.hpp>
+#include <queueforge/engines/workloads.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace queueforge;
@@ -11,15 +11,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     LoadedResources input;
     Diagnostics diags;
     load_resources_from_text("jobs.yaml", text, input, diags);
-    const auto ctx = jobs::cluster_context(input.resources);
+    const auto ctx = workloads::cluster_context(input.resources);
     std::vector<Resource> jobs;
     for (const auto& r : input.resources) {
-        (void)jobs::unsupported_job_reason(r);
-        if (jobs::is_job(r)) jobs.push_back(r);
+        (void)workloads::unsupported_job_reason(r);
+        if (workloads::is_job(r)) jobs.push_back(r);
     }
-    jobs::JobOptions opts;
+    workloads::JobOptions opts;
     opts.fallback_epoch = "2026-01-01T00:00:00Z";
-    (void)jobs::workloads_from_jobs(jobs, ctx, diags, opts);
+    (void)workloads::workloads_from_jobs(jobs, ctx, diags, opts);
     fuzz::require_positioned(diags, "workloads_from_jobs");
     return 0;
 }

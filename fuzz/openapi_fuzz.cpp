@@ -2,10 +2,10 @@
 // input is validated against the schema of its apiVersion/kind, checked with
 // plain OpenAPI semantics, and defaulted as the API server would.
 #include "fuzz_util.hpp"
-#include "validate/builtin_schemas.hpp"
+#include "checks/validate/builtin_schemas.hpp"
 
-#include <queueforge/openapi.hpp>
-#include <queueforge/resource.hpp>
+#include <queueforge/checks/openapi.hpp>
+#include <queueforge/frontend/manifests.hpp>
 
 namespace {
 

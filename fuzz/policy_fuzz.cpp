@@ -3,8 +3,8 @@
 // also serve as the cluster the policies see.
 #include "fuzz_util.hpp"
 
-#include <queueforge/policy.hpp>
-#include <queueforge/resource.hpp>
+#include <queueforge/checks/policy.hpp>
+#include <queueforge/frontend/manifests.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace queueforge;

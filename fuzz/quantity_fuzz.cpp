@@ -3,7 +3,7 @@
 // must not trap.
 #include "fuzz_util.hpp"
 
-#include <queueforge/quantity.hpp>
+#include <queueforge/base/quantity.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace queueforge;
@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     // Go prints the bare mantissa for values beyond the largest suffix (1000E
     // prints as "1", 2^70 too), and queueforge does the same on purpose
-    // (compiler/quantity/quantity.cpp): the round trip holds below 10^21.
+    // (compiler/base/quantity/quantity.cpp): the round trip holds below 10^21.
     const int128 limit = static_cast<int128>(1'000'000'000'000'000) * 1'000'000'000'000'000;  // 10^30 nanos
     if (q->nanos() >= limit || q->nanos() <= -limit) return 0;
     const std::string canonical = q->to_string();

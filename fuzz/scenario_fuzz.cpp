@@ -1,7 +1,7 @@
 // A timeline scenario file (Kueue scheduler-perf's generator config).
 #include "fuzz_util.hpp"
 
-#include <queueforge/timeline.hpp>
+#include <queueforge/engines/timeline.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace queueforge;

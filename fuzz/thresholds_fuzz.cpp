@@ -1,7 +1,7 @@
 // A timeline thresholds file (Kueue scheduler-perf's rangespec.yaml).
 #include "fuzz_util.hpp"
 
-#include <queueforge/timeline.hpp>
+#include <queueforge/engines/timeline.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace queueforge;

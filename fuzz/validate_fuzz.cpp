@@ -2,7 +2,7 @@
 // the schemas, Kueue's rules and the cross-object checks.
 #include "fuzz_util.hpp"
 
-#include <queueforge/validate.hpp>
+#include <queueforge/checks/validate.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace queueforge;

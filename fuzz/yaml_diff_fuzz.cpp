@@ -2,10 +2,10 @@
 // load_yaml through yaml-cpp alone. Whenever the fast reader takes an input
 // (after the encoding and layout checks both paths share), yaml-cpp's path
 // must accept it too -- no error, no warning -- and build the same documents,
-// marks included, as compiler/yaml/fast_parse.hpp promises.
+// marks included, as compiler/base/yaml/fast_parse.hpp promises.
 #include "fuzz_util.hpp"
 
-#include <queueforge/yaml_load.hpp>
+#include <queueforge/base/yaml_load.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace queueforge;

@@ -1,7 +1,7 @@
-// The fast manifest reader (compiler/yaml/fast_parse.*) alone: it must never
+// The fast manifest reader (compiler/base/yaml/fast_parse.*) alone: it must never
 // crash, whatever it is given; it may decline (nullopt).
 #include "fuzz_util.hpp"
-#include "yaml/fast_parse.hpp"
+#include "base/yaml/fast_parse.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text = queueforge::fuzz::text_of(data, size);

@@ -3,7 +3,7 @@
 // an error means no documents.
 #include "fuzz_util.hpp"
 
-#include <queueforge/yaml_load.hpp>
+#include <queueforge/base/yaml_load.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace queueforge;

@@ -8,9 +8,9 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libgit2-dev libre2-dev
   catch2 libbenchmark-dev json-schema-test-suite
   git pre-commit
-  lua5.4  # runs the Argo CD health checks of deploy/argocd in tests/argocd_health_test.cpp
+  lua5.4  # runs the Argo CD health checks of deploy/argocd in tests/integrations/argocd_health_test.cpp
   clang libclang-rt-dev  # libFuzzer and the sanitizer runtimes: fuzz/, scripts/fuzz.sh
-  chromium  # headless: renders the HTML report in tests/html_report_test.cpp
+  chromium  # headless: renders the HTML report in tests/backends/html_report_test.cpp
 )
 
 missing=()

@@ -2,7 +2,7 @@
 #include "lower/passes.hpp"
 #include "lower/quota.hpp"
 #include "lower/selector.hpp"
-#include "site/reader.hpp"
+#include "frontend/site/reader.hpp"
 
 #include <map>
 #include <set>

@@ -1,5 +1,5 @@
 #include <queueforge/compile.hpp>
-#include <queueforge/site_parse.hpp>
+#include <queueforge/frontend/site_parse.hpp>
 
 namespace queueforge {
 

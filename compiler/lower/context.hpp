@@ -1,9 +1,9 @@
 #pragma once
 // State shared by the lowering passes of one site.
-#include <queueforge/diagnostics.hpp>
-#include <queueforge/object.hpp>
-#include <queueforge/site.hpp>
-#include <queueforge/target.hpp>
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/base/object.hpp>
+#include <queueforge/frontend/site.hpp>
+#include <queueforge/frontend/platform.hpp>
 
 #include <map>
 #include <string>

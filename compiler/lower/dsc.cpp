@@ -3,10 +3,10 @@
 #include "lower/metadata.hpp"
 #include "lower/passes.hpp"
 
-#include "site/reader.hpp"
+#include "frontend/site/reader.hpp"
 
-#include <queueforge/templates.hpp>
-#include <queueforge/yaml_load.hpp>
+#include <queueforge/base/templates.hpp>
+#include <queueforge/base/yaml_load.hpp>
 
 #include <algorithm>
 

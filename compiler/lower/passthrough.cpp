@@ -1,7 +1,7 @@
 #include "lower/passthrough.hpp"
 
-#include <queueforge/explain.hpp>
-#include <queueforge/node_read.hpp>
+#include <queueforge/base/provenance.hpp>
+#include <queueforge/base/node_read.hpp>
 
 #include <charconv>
 #include <map>
@@ -26,19 +26,19 @@ std::string short_text(const Node& n) {
 // thing and apply another.
 // Every node of a subtree a patch added answers with the patch (explain).
 void record_patched(Object& obj, const std::string& at, const Node& n, Mark fallback, const std::string& rule) {
-    explain::record(obj, at, n.mark().known() ? n.mark() : fallback, Derivation::Written, rule);
+    provenance::record(obj, at, n.mark().known() ? n.mark() : fallback, Derivation::Written, rule);
     if (n.is_map())
-        for (const auto& e : n.entries()) record_patched(obj, explain::append_key(at, e.key), e.value, e.key_mark, rule);
+        for (const auto& e : n.entries()) record_patched(obj, provenance::append_key(at, e.key), e.value, e.key_mark, rule);
     else if (n.is_seq())
         for (std::size_t i = 0; i < n.items().size(); ++i)
-            record_patched(obj, explain::append_index(at, i), n.items()[i], n.mark(), rule);
+            record_patched(obj, provenance::append_index(at, i), n.items()[i], n.mark(), rule);
 }
 
 // What the patch adds is recorded for explain at `obj` (whose document holds
 // `dst`), so the answer names the patch rather than a bare site position.
 void merge(Context& ctx, Object& obj, Node& dst, const Node& src, const std::string& path, const std::string& what) {
     for (const auto& e : src.entries()) {
-        const std::string at = explain::append_key(path, e.key);
+        const std::string at = provenance::append_key(path, e.key);
         Node* have = dst.find(e.key);
         if (!have) {
             dst.set(e.key, e.value);
@@ -96,7 +96,7 @@ void add_passthrough(Context& ctx) {
         o.namespace_ = text_at(m, {"metadata", "namespace"});
         o.doc = m;
         o.origin = m.mark();
-        explain::record(o, "", m.mark(), Derivation::Written,
+        provenance::record(o, "", m.mark(), Derivation::Written,
                         "spec.passthrough: a whole manifest the site format cannot express, emitted as written");
         // The manifest's own sync wave places it in the stream; otherwise the
         // wave queueforge gives that kind, so the stream keeps apply order.

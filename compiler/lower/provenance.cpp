@@ -1,6 +1,6 @@
 #include "lower/provenance.hpp"
 
-#include <queueforge/explain.hpp>
+#include <queueforge/base/provenance.hpp>
 
 namespace queueforge::lower {
 
@@ -67,7 +67,7 @@ void attach(Object& o, std::vector<PendingRecord>& records) {
             if (found && position >= 255) found = false;
             if (found) address[d] = static_cast<std::uint8_t>(position);
         }
-        if (found) explain::record_at(o, address, r.depth, r.from.mark, r.from.how, r.from.rule);
+        if (found) provenance::record_at(o, address, r.depth, r.from.mark, r.from.how, r.from.rule);
     }
     // Sites with thousands of objects keep only what they use.
     o.provenance.shrink_to_fit();

@@ -1,6 +1,6 @@
 #include "lower/quota.hpp"
 
-#include "site/reader.hpp"
+#include "frontend/site/reader.hpp"
 
 #include <algorithm>
 #include <map>

@@ -3,7 +3,7 @@
 #include "lower/context.hpp"
 #include "lower/provenance.hpp"
 
-#include <queueforge/quantity.hpp>
+#include <queueforge/base/quantity.hpp>
 
 #include <optional>
 #include <string>

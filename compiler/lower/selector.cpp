@@ -2,7 +2,7 @@
 
 #include "lower/metadata.hpp"
 
-#include <queueforge/names.hpp>
+#include <queueforge/base/names.hpp>
 
 #include <algorithm>
 #include <vector>

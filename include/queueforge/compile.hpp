@@ -1,7 +1,7 @@
 #pragma once
 // The whole pipeline for one site held in memory: parse → model → lower.
 // Callers emit the result with render_stream or write_objects (emit.hpp).
-#include <queueforge/diagnostics.hpp>
+#include <queueforge/base/diagnostics.hpp>
 #include <queueforge/lower.hpp>
 
 #include <optional>

@@ -3,11 +3,11 @@
 // shares of pool capacity and per-target rules, forms resource groups, and
 // refuses (with the site's line:col) anything the API server or Kueue's
 // webhooks would reject.
-#include <queueforge/diagnostics.hpp>
-#include <queueforge/object.hpp>
-#include <queueforge/resource.hpp>
-#include <queueforge/site.hpp>
-#include <queueforge/target.hpp>
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/base/object.hpp>
+#include <queueforge/frontend/manifests.hpp>
+#include <queueforge/frontend/site.hpp>
+#include <queueforge/frontend/platform.hpp>
 
 #include <optional>
 #include <vector>

@@ -12,10 +12,10 @@
 // (model/amount.hpp); kueue_amount() is the one conversion between the two.
 #include <queueforge/model/cohort_cycles.hpp>
 #include <queueforge/model/selector.hpp>
-#include <queueforge/node.hpp>
-#include <queueforge/object.hpp>
-#include <queueforge/quantity.hpp>
-#include <queueforge/resource.hpp>
+#include <queueforge/base/node.hpp>
+#include <queueforge/base/object.hpp>
+#include <queueforge/base/quantity.hpp>
+#include <queueforge/frontend/manifests.hpp>
 
 #include <map>
 #include <optional>

@@ -1,0 +1,75 @@
+#include <queueforge/base/diagnostics.hpp>
+
+#include <algorithm>
+
+namespace queueforge {
+
+const char* severity_name(Severity s) {
+    switch (s) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "note";
+    }
+    return "error";
+}
+
+std::string ObjectRef::display() const {
+    std::string s = kind;
+    if (!namespace_.empty()) s += "/" + namespace_;
+    if (!name.empty()) s += "/" + name;
+    return s;
+}
+
+// Every finding passes here: messages quote input (names, values), so this is
+// where a 1 MB scalar stops being copied into every format. Control
+// characters are left to each format's own escaping (JSON, XML, workflow
+// commands; the text renderer shows them as \x1b).
+void Diagnostics::add(Diagnostic d) {
+    // A position set by a base a site extends names the base's file; from
+    // here on the finding's file says so (and may be renamed, as a git
+    // revision's findings are).
+    if (d.mark.file) {
+        if (!d.mark.file->empty()) d.file = *d.mark.file;
+        d.mark.file.reset();
+    }
+    if (d.message.size() > kMessageLimit) d.message = bounded_message(d.message);
+    items_.push_back(std::move(d));
+}
+
+void Diagnostics::error(std::string file, Mark mark, std::string message, std::string rule) {
+    add({Severity::Error, std::move(file), mark, std::move(message), std::move(rule)});
+}
+
+void Diagnostics::warning(std::string file, Mark mark, std::string message, std::string rule) {
+    add({Severity::Warning, std::move(file), mark, std::move(message), std::move(rule)});
+}
+
+void Diagnostics::note(std::string file, Mark mark, std::string message, std::string rule) {
+    add({Severity::Note, std::move(file), mark, std::move(message), std::move(rule)});
+}
+
+void Diagnostics::append(const Diagnostics& other) {
+    items_.insert(items_.end(), other.items_.begin(), other.items_.end());
+}
+
+bool Diagnostics::has_errors() const { return count(Severity::Error) > 0; }
+
+std::size_t Diagnostics::count(Severity s) const {
+    return static_cast<std::size_t>(
+        std::count_if(items_.begin(), items_.end(), [s](const Diagnostic& d) { return d.severity == s; }));
+}
+
+void Diagnostics::promote_warnings() {
+    for (auto& d : items_)
+        if (d.severity == Severity::Warning) d.severity = Severity::Error;
+}
+
+void Diagnostics::sort() {
+    std::stable_sort(items_.begin(), items_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        if (a.file != b.file) return a.file < b.file;
+        if (a.mark.line != b.mark.line) return a.mark.line < b.mark.line;
+        return a.mark.col < b.mark.col;
+    });
+}
+
+}  // namespace queueforge

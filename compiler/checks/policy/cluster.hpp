@@ -1,0 +1,43 @@
+#pragma once
+// One cluster's objects as policies see them: each object converted to a CEL
+// value once, the `objects` list, the `target` map, and lookups from what a
+// policy returns back to the object it names.
+#include "checks/policy/model.hpp"
+
+#include <queueforge/frontend/platform.hpp>
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace queueforge::policy {
+
+struct Cluster {
+    const std::vector<Resource>& objects;
+    std::optional<Target> target;
+    std::vector<cel::Value> values;  // objects as CEL, same order
+    cel::Value all;                  // `objects`
+    cel::Value target_value;         // `target`, or null
+    std::uint64_t cost_limit = 0;      // per expression
+    std::uint64_t set_cost_limit = 0;  // per set-scope expression
+
+    Cluster(const std::vector<Resource>& objs, std::optional<Target> t, std::uint64_t limit);
+    Cluster(const Cluster&) = delete;
+    Cluster& operator=(const Cluster&) = delete;
+
+    // The input object a returned CEL value stands for (by apiVersion group,
+    // kind, namespace and name); nullopt when it is none of them.
+    std::optional<std::size_t> find(const cel::Value& v) const;
+    // The Namespace object called `name`, or nullptr.
+    const Resource* namespace_object(const std::string& name, std::size_t* index = nullptr) const;
+
+private:
+    std::unordered_map<std::string, std::size_t> by_key_;
+    std::unordered_map<std::string, std::size_t> namespaces_;
+};
+
+// `target` as CEL: name, platform, openshiftAI, kueue, kueueApiVersion, ... .
+cel::Value target_value(const Target& t);
+
+}  // namespace queueforge::policy

@@ -1,0 +1,270 @@
+#pragma once
+// The simulator's in-memory cluster: interned names, the quota tree (CQs and
+// Cohorts as nodes, as Kueue's pkg/cache/hierarchy), LocalQueues and Workloads
+// with their precomputed requests. Built once from the input objects
+// (cluster_state.cpp); the scheduling state that changes while simulating
+// (usage, queue membership, outcomes) lives in the Workload/ClusterQueue
+// fields marked "sim state" and in QuotaState.
+#include "engines/scheduler/amount.hpp"
+
+#include <queueforge/model/selector.hpp>
+
+#include <queueforge/base/mark.hpp>
+#include <queueforge/base/quantity.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace queueforge::scheduler::detail {
+
+enum class Policy { Never, LowerPriority, LowerOrNewerEqualPriority, Any };
+enum class Preference { Unset, BorrowingOverPreemption, PreemptionOverBorrowing };
+
+struct SelectorReq {
+    std::string key;
+    std::string op;  // In, NotIn, Exists, DoesNotExist (and Gt, Lt for node affinity)
+    std::vector<std::string> values;
+};
+
+// metav1.LabelSelector after LabelSelectorAsSelector: `nothing` for a null
+// selector (Kueue: a CQ without namespaceSelector matches no namespace).
+struct LabelSelector {
+    bool nothing = false;
+    std::map<std::string, std::string> match_labels;
+    std::vector<SelectorReq> exprs;
+};
+
+using Taint = model::Taint;
+using Toleration = model::Toleration;
+
+struct Flavor {
+    std::string name;
+    bool exists = false;
+    std::map<std::string, std::string> labels;
+    std::vector<Taint> taints;
+    std::vector<Toleration> tolerations;
+};
+
+struct Quota {
+    Amount nominal = 0;
+    std::optional<Amount> borrowing_limit;
+    std::optional<Amount> lending_limit;
+    friend bool operator==(const Quota&, const Quota&) = default;
+};
+
+// A node of the quota tree: a ClusterQueue (leaf) or a Cohort.
+struct QNode {
+    std::string name;
+    bool is_cq = false;
+    int cq = -1;       // index into Model::cqs for leaves
+    int parent = -1;   // node id
+    FlatMap<Quota> quotas;     // own resourceGroups, by FR id
+    FlatMap<Amount> subtree;   // SubtreeQuota (resource_node.go)
+    double weight = 1.0;       // fairSharing.weight
+    bool explicit_cohort = false;
+    bool has_cycle = false;    // cohort whose parent chain loops (hierarchy.HasCycle)
+    // Children as the scheduler snapshot sees them: active CQs, acyclic
+    // cohorts, both sorted by name (Go iterates a set; name order keeps runs
+    // deterministic).
+    std::vector<int> child_cqs;
+    std::vector<int> child_cohorts;
+    std::vector<int> cache_children;  // every child (incl. inactive CQs): quota accumulation
+    int height = 0;                   // getNodeHeight for cohorts
+};
+
+struct ResourceGroup {
+    std::vector<int> covered;  // resource ids
+    std::vector<int> flavors;  // flavor ids, preference order
+};
+
+struct ClusterQueue {
+    std::string name;
+    int node = -1;
+    std::vector<ResourceGroup> rgs;
+    FlatMap<int> rg_of_resource;  // resource id -> rg index
+    std::vector<int> fr_order;    // FR ids in spec order
+    LabelSelector ns_selector;
+    Policy within = Policy::Never;
+    Policy reclaim = Policy::Never;
+    bool bwc = false;  // borrowWithinCohort.policy LowerPriority
+    std::optional<std::int32_t> bwc_threshold;
+    bool borrow_try_next = false;   // whenCanBorrow: TryNextFlavor
+    bool preempt_try_next = true;   // whenCanPreempt: TryNextFlavor
+    Preference preference = Preference::Unset;
+    bool strict_fifo = false;
+    bool active = true;           // cache status (flavors exist, not stopped)
+    bool in_cycle = false;        // parent cohort chain has a cycle (snapshot skips it)
+    std::string inactive_reason;  // FlavorNotFound, Stopped, HasCycle
+    bool covers_pods = false;
+    Mark mark;
+    std::string file;
+    // sim state
+    std::int64_t generation = 1;  // AllocatableResourceGeneration
+    std::vector<int> workloads;   // workloads holding quota here (cache)
+};
+
+struct LocalQueue {
+    std::string ns, name, cq_name;
+    int cq = -1;
+    bool stopped = false;
+};
+
+// Per-podset requests, resource id -> int64 (milli-CPU, units), kept in
+// resource-name order so that every walk over them is deterministic.
+using Requests = std::vector<std::pair<int, std::int64_t>>;
+
+struct NodeAffinityTerm {
+    std::vector<SelectorReq> exprs;
+};
+
+struct PodSetSpec {
+    std::string name;
+    std::int32_t count = 1;
+    std::optional<std::int32_t> min_count;
+    std::map<std::string, std::string> node_selector;
+    bool has_node_selector = false;
+    std::vector<NodeAffinityTerm> affinity_terms;  // required node affinity
+    bool has_required_affinity = false;
+    std::vector<Toleration> tolerations;
+};
+
+// workload.PodSetResources: totals for `count` pods (count after reclaim).
+struct PodSetTotal {
+    std::string name;
+    std::int32_t count = 0;
+    Requests requests;
+    FlatMap<int> flavors;  // admitted only: resource -> flavor id
+};
+
+// workload.AssignmentClusterQueueState: the flavor-scan progress (5.5.4).
+struct LastAssignment {
+    std::vector<FlatMap<int>> tried;  // per podset: resource -> last tried flavor index (-1 = restart)
+    std::int64_t generation = 0;
+    std::int64_t cycle = 0;
+    int hash = -1;
+    bool pending_flavors() const {
+        for (const auto& ps : tried)
+            for (const auto& [r, idx] : ps)
+                if (idx != -1) return true;
+        return false;
+    }
+    int next(std::size_t ps, int res) const {
+        if (ps >= tried.size()) return 0;
+        const int* idx = tried[ps].find(res);
+        return idx ? *idx + 1 : 0;
+    }
+};
+
+enum class QueueState { None, Active, Inadmissible, Inflight };
+
+struct Workload {
+    std::string ns, name, key, uid, job_uid;
+    int uid_rank = 0;                 // position in uid order (Queues)
+    std::int64_t created = 0;         // creationTimestamp, ns since epoch
+    std::int64_t order_ts = 0;        // queue order timestamp (5.2)
+    std::int32_t priority = 0;
+    std::string queue_name;
+    bool active = true;
+    bool finished = false;
+    std::vector<PodSetSpec> podsets;
+    std::vector<PodSetTotal> pending_totals;  // requests while pending
+    int hash = -1;                    // scheduling-equivalence shape (Model::shape_id)
+    std::string invalid_message;      // requests > limits or LimitRange violation (Misconfigured)
+    bool can_partial = false;
+    Mark mark;
+    std::string file;
+    int lq = -1;                      // resolved LocalQueue
+    int queue_cq = -1;                // the LocalQueue's ClusterQueue
+    bool held_before = false;
+    bool arrived = true;              // false until created (timeline mode)
+    const std::map<std::string, std::string>* ns_labels = nullptr;  // its Namespace's (index_workloads)
+
+    // sim state: quota
+    bool holds = false;
+    int adm_cq = -1;
+    std::vector<PodSetTotal> admission;  // totals from status.admission (scaled for reclaimable pods)
+    FlatMap<Amount> usage;               // FR id -> amount
+    std::int64_t reserved_at = 0;        // QuotaReserved lastTransitionTime
+    bool evicted = false;                // Evicted=True (preemption issued, quota not yet released)
+    bool snap_present = false;           // in the cycle's snapshot
+    int cq_pos = -1;                     // index in ClusterQueue::workloads
+    bool borrowing = false;
+    // sim state: queues
+    QueueState qstate = QueueState::None;
+    std::optional<LastAssignment> last;
+    // sim state: outcome
+    std::string reason, message;
+    std::string preempt_reason, preempt_message;
+    int admitted_cycle = 0;
+    int preempted_cycle = 0;
+};
+
+struct Transformation {
+    std::string input;
+    bool replace = false;
+    std::string multiply_by;
+    std::vector<std::pair<std::string, Quantity>> outputs;
+};
+
+struct Config {
+    bool fair_sharing = false;
+    // 0 = LessThanOrEqualToFinalShare, 1 = LessThanInitialShare
+    std::vector<int> strategies{0, 1};
+    std::vector<std::string> exclude_prefixes;
+    std::vector<Transformation> transformations;
+    bool ignore_undeclared = false;  // resources.quotaCheckStrategy: IgnoreUndeclared
+};
+
+struct NamespaceInfo {
+    std::map<std::string, std::string> labels;
+};
+
+struct Model {
+    std::vector<std::string> resource_names;
+    std::unordered_map<std::string, int> resource_ids;
+    std::vector<Flavor> flavors;
+    std::unordered_map<std::string, int> flavor_ids;
+    std::vector<std::pair<int, int>> frs;  // FR id -> (flavor, resource)
+    std::unordered_map<std::int64_t, int> fr_ids;
+    std::vector<QNode> nodes;
+    std::unordered_map<std::string, int> cohort_nodes;
+    std::vector<ClusterQueue> cqs;
+    std::unordered_map<std::string, int> cq_ids;
+    std::vector<LocalQueue> lqs;
+    std::unordered_map<std::string, int> lq_ids;  // "ns/name"
+    std::vector<Workload> wls;
+    std::map<std::string, NamespaceInfo> namespaces;
+    std::unordered_map<std::string, int> shape_ids;  // interned equivalence shapes
+    Config config;
+
+    int resource_id(const std::string& name);
+    int flavor_id(const std::string& name);
+    int fr_id(int flavor, int resource);
+    int find_fr(int flavor, int resource) const;  // -1 when unknown
+    int shape_id(const std::string& shape) {
+        return shape_ids.emplace(shape, static_cast<int>(shape_ids.size())).first->second;
+    }
+    bool is_cpu(int res) const { return res >= 0 && resource_names[res] == "cpu"; }
+    const std::string& res_name(int res) const { return resource_names[res]; }
+    const std::string& flavor_name(int f) const { return flavors[f].name; }
+    int fr_flavor(int fr) const { return frs[fr].first; }
+    int fr_resource(int fr) const { return frs[fr].second; }
+    // Sorts a request vector by resource name.
+    void sort_requests(Requests& r) const;
+    int root_of(int node) const {
+        while (nodes[node].parent >= 0) node = nodes[node].parent;
+        return node;
+    }
+};
+
+inline std::int64_t request_of(const Requests& r, int res) {
+    for (const auto& [k, v] : r)
+        if (k == res) return v;
+    return 0;
+}
+
+}  // namespace queueforge::scheduler::detail

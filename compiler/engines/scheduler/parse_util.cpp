@@ -1,0 +1,282 @@
+#include "engines/scheduler/parse_util.hpp"
+
+#include <queueforge/model/cluster.hpp>
+#include <queueforge/base/names.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
+namespace queueforge::scheduler::detail {
+
+std::string scalar_text(const Node* n) { return n && n->is_scalar() && !n->is_null() ? n->text() : std::string(); }
+
+void Reader::error(const Node* at, const std::string& msg, const std::string& rule) const {
+    Diagnostic d;
+    d.severity = Severity::Error;
+    d.file = r.file;
+    d.mark = mark_of(at, r);
+    d.message = r.ref.display() + ": " + msg;
+    d.rule = rule;
+    d.object = r.ref;
+    diags.add(std::move(d));
+}
+
+void Reader::warning(const Node* at, const std::string& msg, const std::string& rule) const {
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.file = r.file;
+    d.mark = mark_of(at, r);
+    d.message = r.ref.display() + ": " + msg;
+    d.rule = rule;
+    d.object = r.ref;
+    diags.add(std::move(d));
+}
+
+const Node* Reader::map_at(const Node* n, const char* key) const {
+    if (!n || !n->is_map()) return nullptr;
+    const Node* v = n->find(key);
+    if (!v || v->is_null()) return nullptr;
+    if (!v->is_map()) {
+        error(v, std::string("field ") + key + " must be a map; ignored");
+        return nullptr;
+    }
+    return v;
+}
+
+const Node* Reader::seq_at(const Node* n, const char* key) const {
+    if (!n || !n->is_map()) return nullptr;
+    const Node* v = n->find(key);
+    if (!v || v->is_null()) return nullptr;
+    if (!v->is_seq()) {
+        error(v, std::string("field ") + key + " must be a list; ignored");
+        return nullptr;
+    }
+    return v;
+}
+
+std::string Reader::str_at(const Node* n, const char* key) const {
+    if (!n || !n->is_map()) return {};
+    const Node* v = n->find(key);
+    if (!v || v->is_null()) return {};
+    if (!v->is_scalar()) {
+        error(v, std::string("field ") + key + " must be a scalar; ignored");
+        return {};
+    }
+    return v->text();
+}
+
+std::optional<std::int64_t> Reader::int_at(const Node* n, const char* key) const {
+    if (!n || !n->is_map()) return std::nullopt;
+    const Node* v = n->find(key);
+    if (!v || v->is_null()) return std::nullopt;
+    auto i = v->is_scalar() ? v->as_int() : std::nullopt;
+    if (!i) {
+        // Quoted integers ("3") are what some generators write; accept them.
+        std::string t = scalar_text(v);
+        bool digits = !t.empty();
+        std::size_t start = (t.size() > 1 && (t[0] == '-' || t[0] == '+')) ? 1 : 0;
+        for (std::size_t k = start; k < t.size(); ++k)
+            if (!std::isdigit(static_cast<unsigned char>(t[k]))) digits = false;
+        if (digits && t.size() < 19) return std::stoll(t);
+        error(v, std::string("field ") + key + " must be an integer; ignored");
+        return std::nullopt;
+    }
+    return i;
+}
+
+std::optional<bool> Reader::bool_at(const Node* n, const char* key) const {
+    if (!n || !n->is_map()) return std::nullopt;
+    const Node* v = n->find(key);
+    if (!v || v->is_null()) return std::nullopt;
+    std::string t = scalar_text(v);
+    if (t == "true") return true;
+    if (t == "false") return false;
+    error(v, std::string("field ") + key + " must be a boolean; ignored");
+    return std::nullopt;
+}
+
+std::optional<Quantity> Reader::quantity(const Node* v, const std::string& what) const {
+    if (!v || v->is_null()) return std::nullopt;
+    if (!v->is_scalar()) {
+        error(v, what + " must be a quantity");
+        return std::nullopt;
+    }
+    std::string err;
+    auto q = Quantity::parse(v->text(), &err);
+    if (!q) error(v, what + ": invalid quantity \"" + v->text() + "\": " + err);
+    return q;
+}
+
+std::map<std::string, Quantity> Reader::resource_list(const Node* n, const char* key, const std::string& what) const {
+    std::map<std::string, Quantity> out;
+    const Node* m = map_at(n, key);
+    if (!m) return out;
+    for (const auto& e : m->entries()) {
+        auto q = quantity(&e.value, what + " " + e.key);
+        if (q) out[e.key] = *q;
+    }
+    return out;
+}
+
+std::map<std::string, std::string> Reader::string_map(const Node* n, const char* key) const {
+    std::map<std::string, std::string> out;
+    const Node* m = map_at(n, key);
+    if (!m) return out;
+    for (const auto& e : m->entries()) out[e.key] = scalar_text(&e.value);
+    return out;
+}
+
+std::vector<SelectorReq> Reader::requirements(const Node* seq) const {
+    std::vector<SelectorReq> out;
+    if (!seq || !seq->is_seq()) return out;
+    for (const auto& item : seq->items()) {
+        if (!item.is_map()) continue;
+        SelectorReq req;
+        req.key = str_at(&item, "key");
+        req.op = str_at(&item, "operator");
+        if (const Node* vals = seq_at(&item, "values"))
+            for (const auto& v : vals->items()) req.values.push_back(scalar_text(&v));
+        out.push_back(std::move(req));
+    }
+    return out;
+}
+
+LabelSelector Reader::selector(const Node* n) const {
+    LabelSelector s;
+    if (!n || n->is_null()) {
+        s.nothing = true;
+        return s;
+    }
+    if (!n->is_map()) {
+        error(n, "label selector must be a map; it selects nothing");
+        s.nothing = true;
+        return s;
+    }
+    s.match_labels = string_map(n, "matchLabels");
+    s.exprs = requirements(seq_at(n, "matchExpressions"));
+    for (const auto& e : s.exprs) {
+        bool ok = (e.op == "In" || e.op == "NotIn") ? !e.values.empty()
+                  : (e.op == "Exists" || e.op == "DoesNotExist") ? e.values.empty()
+                                                                  : false;
+        if (!ok) {
+            // LabelSelectorAsSelector fails; Kueue cannot build the CQ.
+            error(n, "invalid label selector requirement on key \"" + e.key + "\" (operator \"" + e.op +
+                         "\"); the selector selects nothing");
+            s.nothing = true;
+        }
+    }
+    return s;
+}
+
+std::vector<Taint> Reader::taints(const Node* seq) const {
+    std::vector<Taint> out;
+    if (!seq) return out;
+    for (const auto& item : seq->items()) {
+        if (!item.is_map()) continue;
+        out.push_back({str_at(&item, "key"), str_at(&item, "value"), str_at(&item, "effect"),
+                       str_at(&item, "timeAdded")});
+    }
+    return out;
+}
+
+std::vector<Toleration> Reader::tolerations(const Node* seq) const {
+    std::vector<Toleration> out;
+    if (!seq) return out;
+    for (const auto& item : seq->items()) {
+        if (!item.is_map()) continue;
+        out.push_back({str_at(&item, "key"), str_at(&item, "operator"), str_at(&item, "value"),
+                       str_at(&item, "effect")});
+    }
+    return out;
+}
+
+namespace {
+
+std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
+    y -= m <= 2;
+    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parse_time(const std::string& s) {
+    // YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)
+    auto num = [&](std::size_t pos, std::size_t len) -> std::optional<int> {
+        if (pos + len > s.size()) return std::nullopt;
+        int v = 0;
+        for (std::size_t i = pos; i < pos + len; ++i) {
+            if (!std::isdigit(static_cast<unsigned char>(s[i]))) return std::nullopt;
+            v = v * 10 + (s[i] - '0');
+        }
+        return v;
+    };
+    auto y = num(0, 4), mo = num(5, 2), d = num(8, 2), h = num(11, 2), mi = num(14, 2), se = num(17, 2);
+    if (!y || !mo || !d || !h || !mi || !se || s.size() < 20 || s[4] != '-' || s[7] != '-' ||
+        (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || s[13] != ':' || s[16] != ':')
+        return std::nullopt;
+    if (*mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 || *mi > 59 || *se > 60) return std::nullopt;
+    std::size_t pos = 19;
+    std::int64_t frac = 0;
+    if (pos < s.size() && s[pos] == '.') {
+        ++pos;
+        int digits = 0;
+        while (pos < s.size() && std::isdigit(static_cast<unsigned char>(s[pos]))) {
+            if (digits < 9) {
+                frac = frac * 10 + (s[pos] - '0');
+                ++digits;
+            }
+            ++pos;
+        }
+        if (digits == 0) return std::nullopt;
+        while (digits++ < 9) frac *= 10;
+    }
+    std::int64_t offset = 0;
+    if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z')) {
+        ++pos;
+    } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
+        auto oh = num(pos + 1, 2), om = num(pos + 4, 2);
+        if (!oh || !om || pos + 3 >= s.size() || s[pos + 3] != ':') return std::nullopt;
+        offset = (*oh * 3600 + *om * 60) * (s[pos] == '+' ? 1 : -1);
+        pos += 6;
+    } else {
+        return std::nullopt;
+    }
+    if (pos != s.size()) return std::nullopt;
+    std::int64_t secs = days_from_civil(*y, static_cast<unsigned>(*mo), static_cast<unsigned>(*d)) * 86400 +
+                        *h * 3600 + *mi * 60 + *se - offset;
+    return secs * 1000000000LL + frac;
+}
+
+std::int64_t resource_value(const std::string& resource, const Quantity& q) {
+    return resource == "cpu" ? q.milli_value() : q.value();
+}
+
+Amount quota_amount(const std::string& resource, const Quantity& q) { return model::kueue_amount(resource, q); }
+
+double quantity_to_double(const Quantity& q) { return static_cast<double>(q.nanos()) / 1e9; }
+
+std::string suggestion(const std::string& name, std::vector<std::string> candidates) {
+    std::sort(candidates.begin(), candidates.end());  // ties resolve the same way every run
+    std::string best = did_you_mean(name, candidates);
+    return best.empty() || best == name ? std::string() : "; did you mean \"" + best + "\"?";
+}
+
+std::vector<std::string> cluster_queue_names(const Model& m) {
+    std::vector<std::string> out;
+    for (const auto& cq : m.cqs) out.push_back(cq.name);
+    return out;
+}
+
+std::vector<std::string> local_queue_names(const Model& m, const std::string& ns) {
+    std::vector<std::string> out;
+    for (const auto& lq : m.lqs)
+        if (lq.ns == ns) out.push_back(lq.name);
+    return out;
+}
+
+}  // namespace queueforge::scheduler::detail

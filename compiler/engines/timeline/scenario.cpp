@@ -1,0 +1,237 @@
+// Reading a timeline scenario (Kueue's generator.yaml shape plus
+// `localQueues:`), strictly as Kueue's runner does (UnmarshalStrict): unknown
+// fields are errors, with a suggestion.
+#include <queueforge/engines/timeline.hpp>
+#include <queueforge/base/yaml_load.hpp>
+
+#include "frontend/site/reader.hpp"
+
+namespace queueforge::timeline {
+
+namespace {
+
+constexpr std::int64_t kMaxWorkloads = 1000000;
+constexpr std::int64_t kMaxQueues = 100000;
+constexpr std::int64_t kMaxIntervalMs = 7LL * 24 * 3600 * 1000;  // a week between arrivals
+constexpr std::int64_t kMaxRuntimeMs = 365LL * 24 * 3600 * 1000;
+
+using site::Reader;
+
+// A kueue.PreemptionPolicy value.
+void read_policy(const Reader& r, const Node* n, const std::string& what, std::string& out) {
+    site::Text t;
+    if (r.read_enum(n, what, t, {"Never", "LowerPriority", "LowerOrNewerEqualPriority", "Any"})) out = t.value;
+}
+
+// Kueue's TAS and DRA knobs: parsed by Kueue's runner, not modelled here.
+bool refuse_unmodelled(const Reader& r, const Node& n, const std::string& what,
+                       std::initializer_list<std::string_view> keys) {
+    bool bad = false;
+    for (auto k : keys)
+        if (const Node* v = n.find(std::string(k))) {
+            r.error(v->mark(), what + "." + std::string(k) +
+                                   ": topology-aware scheduling and DRA devices are not simulated; remove the field",
+                    r.rule("unsupported"));
+            bad = true;
+        }
+    return bad;
+}
+
+std::string read_class(const Reader& r, const Node& n, const std::string& what) {
+    site::Text t;
+    if (!n.find("className")) r.error(n.mark(), what + ".className: required", r.rule("required"));
+    r.read_name(n.find("className"), what + ".className", t);
+    return t.value;
+}
+
+std::int64_t read_count(const Reader& r, const Node& n, const std::string& what, std::int64_t max) {
+    std::optional<site::Located<std::int64_t>> v;
+    if (!n.find("count")) r.error(n.mark(), what + ".count: required", r.rule("required"));
+    r.read_int(n.find("count"), what + ".count", v, 0, max);
+    return v ? v->value : 0;
+}
+
+std::optional<std::string> read_quota(const Reader& r, const Node* n, const std::string& what) {
+    std::optional<site::Located<Quantity>> q;
+    if (!r.read_quantity(n, what, q)) return std::nullopt;
+    return q->value.to_string();
+}
+
+void read_request(const Reader& r, const Node* n, const std::string& what, WorkloadTemplate& w) {
+    if (!n) {
+        r.error(w.mark, what + ": required", r.rule("required"));
+        return;
+    }
+    if (n->is_map()) {  // queueforge: any resources
+        for (const auto& e : n->entries()) {
+            if (auto q = read_quota(r, &e.value, what + "." + e.key)) w.request.emplace_back(e.key, *q);
+        }
+        if (n->entries().empty()) r.error(n->mark(), what + ": requests nothing", r.rule("invalid"));
+        return;
+    }
+    if (auto q = read_quota(r, n, what)) w.request.emplace_back("cpu", *q);  // Kueue's runner: cpu
+}
+
+std::vector<WorkloadsSet> read_sets(const Reader& r, const Node* n, const std::string& what, std::int64_t& total) {
+    std::vector<WorkloadsSet> out;
+    if (!n || !r.expect_seq(*n, what)) return out;
+    for (std::size_t i = 0; i < n->items().size(); ++i) {
+        const Node& sn = n->items()[i];
+        std::string sw = what + "[" + std::to_string(i) + "]";
+        if (!r.expect_map(sn, sw, {"count", "creationIntervalMs", "workloads"})) continue;
+        WorkloadsSet s;
+        s.mark = sn.mark();
+        s.count = read_count(r, sn, sw, kMaxWorkloads);
+        std::optional<site::Located<std::int64_t>> iv;
+        r.read_int(sn.find("creationIntervalMs"), sw + ".creationIntervalMs", iv, 0, kMaxIntervalMs);
+        if (iv) s.interval_ms = iv->value;
+        const Node* wn = sn.find("workloads");
+        if (!wn) r.error(sn.mark(), sw + ".workloads: required", r.rule("required"));
+        else if (r.expect_seq(*wn, sw + ".workloads"))
+            for (std::size_t j = 0; j < wn->items().size(); ++j) {
+                const Node& tn = wn->items()[j];
+                std::string tw = sw + ".workloads[" + std::to_string(j) + "]";
+                if (!r.expect_map(tn, tw, {"className", "runtimeMs", "priority", "request", "podCount", "tolerations",
+                                           "nodeSelector", "tasConstraint", "tasLevel", "sliceSize", "devices"}))
+                    continue;
+                refuse_unmodelled(r, tn, tw, {"tasConstraint", "tasLevel", "sliceSize", "devices"});
+                WorkloadTemplate t;
+                t.mark = tn.mark();
+                t.class_name = read_class(r, tn, tw);
+                std::optional<site::Located<std::int64_t>> v;
+                if (r.read_int(tn.find("runtimeMs"), tw + ".runtimeMs", v, 0, kMaxRuntimeMs)) t.runtime_ms = v->value;
+                v.reset();
+                if (r.read_int(tn.find("priority"), tw + ".priority", v, INT32_MIN, INT32_MAX))
+                    t.priority = static_cast<std::int32_t>(v->value);
+                v.reset();
+                if (r.read_int(tn.find("podCount"), tw + ".podCount", v, 1, INT32_MAX))
+                    t.pod_count = static_cast<std::int32_t>(v->value);
+                read_request(r, tn.find("request"), tw + ".request", t);
+                if (const Node* tol = tn.find("tolerations"); tol && r.expect_seq(*tol, tw + ".tolerations")) {
+                    for (std::size_t k = 0; k < tol->items().size(); ++k)
+                        r.expect_map(tol->items()[k], tw + ".tolerations[" + std::to_string(k) + "]",
+                                     {"key", "operator", "value", "effect", "tolerationSeconds"});
+                    t.tolerations = *tol;
+                }
+                if (const Node* ns = tn.find("nodeSelector"); ns) {
+                    std::vector<std::pair<site::Text, site::Text>> pairs;
+                    r.read_string_map(ns, tw + ".nodeSelector", pairs);
+                    t.node_selector = *ns;
+                }
+                s.workloads.push_back(std::move(t));
+            }
+        total += s.count * static_cast<std::int64_t>(s.workloads.size());
+        if (total > kMaxWorkloads) {
+            r.error(sn.mark(), sw + ": the scenario creates more than " + std::to_string(kMaxWorkloads) + " workloads",
+                    r.rule("too-large"));
+            total = kMaxWorkloads + 1;
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+QueuesSet read_queues_set(const Reader& r, const Node& n, const std::string& what, std::int64_t& total_wl) {
+    QueuesSet q;
+    q.mark = n.mark();
+    refuse_unmodelled(r, n, what, {"deviceNominalQuota", "deviceBorrowingLimit"});
+    q.class_name = read_class(r, n, what);
+    q.count = read_count(r, n, what, kMaxQueues);
+    if (!n.find("nominalQuota")) r.error(n.mark(), what + ".nominalQuota: required", r.rule("required"));
+    q.nominal_quota = read_quota(r, n.find("nominalQuota"), what + ".nominalQuota").value_or("0");
+    q.borrowing_limit = read_quota(r, n.find("borrowingLimit"), what + ".borrowingLimit");
+    q.lending_limit = read_quota(r, n.find("lendingLimit"), what + ".lendingLimit");
+    read_policy(r, n.find("reclaimWithinCohort"), what + ".reclaimWithinCohort", q.reclaim_within_cohort);
+    read_policy(r, n.find("withinClusterQueue"), what + ".withinClusterQueue", q.within_cluster_queue);
+    q.sets = read_sets(r, n.find("workloadsSets"), what + ".workloadsSets", total_wl);
+    return q;
+}
+
+}  // namespace
+
+std::optional<Scenario> parse_scenario(const std::string& file, const std::string& text, Diagnostics& diags) {
+    const std::size_t errors_before = diags.count(Severity::Error);
+    auto docs = load_yaml(file, text, diags);
+    if (diags.count(Severity::Error) > errors_before) return std::nullopt;
+    Reader r{file, diags, "timeline"};
+    if (docs.size() != 1) {
+        r.error(docs.empty() ? Mark{} : docs[1].start, "a scenario is one YAML document", r.rule("invalid"));
+        return std::nullopt;
+    }
+    const Node& root = docs[0].root;
+    if (!r.expect_map(root, "scenario", {"cohorts", "localQueues", "resourceFlavor", "topology", "dra"})) return std::nullopt;
+    refuse_unmodelled(r, root, "scenario", {"topology", "dra"});
+    Scenario s;
+    s.file = file;
+    if (const Node* rf = root.find("resourceFlavor"); rf && r.expect_map(*rf, "resourceFlavor", {"name"})) {
+        site::Text t;
+        if (r.read_name(rf->find("name"), "resourceFlavor.name", t)) s.flavor = t.value;
+    }
+    std::int64_t total_wl = 0, total_cq = 0;
+    if (const Node* cs = root.find("cohorts"); cs && r.expect_seq(*cs, "cohorts")) {
+        for (std::size_t i = 0; i < cs->items().size(); ++i) {
+            const Node& cn = cs->items()[i];
+            std::string cw = "cohorts[" + std::to_string(i) + "]";
+            if (!r.expect_map(cn, cw, {"className", "count", "queuesSets"})) continue;
+            CohortSet c;
+            c.mark = cn.mark();
+            c.class_name = read_class(r, cn, cw);
+            c.count = read_count(r, cn, cw, kMaxQueues);
+            if (const Node* qs = cn.find("queuesSets"); qs && r.expect_seq(*qs, cw + ".queuesSets")) {
+                for (std::size_t j = 0; j < qs->items().size(); ++j) {
+                    const Node& qn = qs->items()[j];
+                    std::string qw = cw + ".queuesSets[" + std::to_string(j) + "]";
+                    if (!r.expect_map(qn, qw, {"className", "count", "nominalQuota", "borrowingLimit", "lendingLimit",
+                                               "reclaimWithinCohort", "withinClusterQueue", "workloadsSets",
+                                               "deviceNominalQuota", "deviceBorrowingLimit"}))
+                        continue;
+                    std::int64_t per_queue = 0;
+                    QueuesSet q = read_queues_set(r, qn, qw, per_queue);
+                    // Every ClusterQueue of every cohort gets the set's workloads.
+                    std::int64_t queues = c.count * q.count;
+                    total_cq += queues;
+                    if (total_cq > kMaxQueues) {
+                        r.error(qn.mark(), qw + ": the scenario creates more than " + std::to_string(kMaxQueues) +
+                                               " ClusterQueues", r.rule("too-large"));
+                        total_cq = kMaxQueues + 1;
+                    } else if (per_queue > 0 && queues > 0 && (total_wl += per_queue * queues) > kMaxWorkloads) {
+                        r.error(qn.mark(), qw + ": the scenario creates more than " + std::to_string(kMaxWorkloads) +
+                                               " workloads", r.rule("too-large"));
+                        total_wl = kMaxWorkloads + 1;
+                    }
+                    c.queues_sets.push_back(std::move(q));
+                }
+            }
+            s.cohorts.push_back(std::move(c));
+        }
+    }
+    if (const Node* ls = root.find("localQueues"); ls && r.expect_seq(*ls, "localQueues")) {
+        for (std::size_t i = 0; i < ls->items().size(); ++i) {
+            const Node& ln = ls->items()[i];
+            std::string lw = "localQueues[" + std::to_string(i) + "]";
+            if (!r.expect_map(ln, lw, {"localQueue", "workloadsSets"})) continue;
+            QueueArrivals a;
+            a.mark = ln.mark();
+            site::Text t;
+            if (!ln.find("localQueue")) r.error(ln.mark(), lw + ".localQueue: required (namespace/name)", r.rule("required"));
+            if (r.read_text(ln.find("localQueue"), lw + ".localQueue", t)) {
+                auto slash = t.value.find('/');
+                if (slash == std::string::npos || slash == 0 || slash + 1 == t.value.size() ||
+                    t.value.find('/', slash + 1) != std::string::npos)
+                    r.error(t.mark, lw + ".localQueue: expected namespace/name, got \"" + t.value + "\"", r.rule("invalid"));
+                else {
+                    a.namespace_ = t.value.substr(0, slash);
+                    a.name = t.value.substr(slash + 1);
+                }
+            }
+            a.sets = read_sets(r, ln.find("workloadsSets"), lw + ".workloadsSets", total_wl);
+            s.local_queues.push_back(std::move(a));
+        }
+    }
+    if (s.cohorts.empty() && s.local_queues.empty() && diags.count(Severity::Error) == errors_before)
+        r.error(root.mark(), "scenario: give cohorts (Kueue's generator shape) or localQueues", r.rule("required"));
+    if (diags.count(Severity::Error) > errors_before) return std::nullopt;
+    return s;
+}
+
+}  // namespace queueforge::timeline

@@ -1,0 +1,168 @@
+#pragma once
+// Shared by the job integrations in compiler/engines/workloads: label keys, Node access,
+// positioned findings about one job, and what an integration produces.
+#include <queueforge/base/node_read.hpp>
+#include <queueforge/engines/workloads.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace queueforge::workloads::detail {
+
+// Job-side keys (kueue-semantics.md 1.10; pkg/controller/constants,
+// pkg/controller/jobs/pod/constants, pkg/workloadslicing in Kueue).
+inline constexpr std::string_view kQueueLabel = "kueue.x-k8s.io/queue-name";
+inline constexpr std::string_view kPriorityLabel = "kueue.x-k8s.io/priority-class";
+inline constexpr std::string_view kMaxExecLabel = "kueue.x-k8s.io/max-exec-time-seconds";
+inline constexpr std::string_view kMinParallelismAnnotation = "kueue.x-k8s.io/job-min-parallelism";
+inline constexpr std::string_view kElasticAnnotation = "kueue.x-k8s.io/elastic-job";
+inline constexpr std::string_view kPodGroupName = "kueue.x-k8s.io/pod-group-name";  // annotation or label
+inline constexpr std::string_view kPodGroupTotalCount = "kueue.x-k8s.io/pod-group-total-count";
+inline constexpr std::string_view kPodGroupFastAdmission = "kueue.x-k8s.io/pod-group-fast-admission";
+inline constexpr std::string_view kRoleHashAnnotation = "kueue.x-k8s.io/role-hash";
+inline constexpr std::string_view kIsGroupWorkload = "kueue.x-k8s.io/is-group-workload";
+inline constexpr std::string_view kJobUidLabel = "kueue.x-k8s.io/job-uid";
+inline constexpr std::string_view kProvReqPrefix = "provreq.kueue.x-k8s.io/";
+inline constexpr std::string_view kDefaultQueueAnnotation = "kueue.x-k8s.io/default-queue";
+inline constexpr std::string_view kDefaultName = "default";  // default LocalQueue and WPC name
+
+// Node access is <queueforge/base/node_read.hpp>'s: `present` returns a map's
+// value unless it is absent or null, `text` a non-null scalar's text.
+using queueforge::present;
+using queueforge::text;
+const Node* meta_field(const Node& doc, std::string_view map, std::string_view key);  // metadata.<map>.<key>
+inline const Node* label(const Node& doc, std::string_view key) { return meta_field(doc, "labels", key); }
+inline const Node* annotation(const Node& doc, std::string_view key) { return meta_field(doc, "annotations", key); }
+std::string namespace_of(const Resource& r);  // "default" when unset
+std::string lower(std::string_view s);
+
+// Findings about one job (or site sample), at positions in its manifest.
+class Reporter {
+public:
+    Reporter(const Resource& job, Diagnostics& diags) : job_(job), diags_(diags) {}
+    const Resource& job() const { return job_; }
+    const Node& doc() const { return job_.doc; }
+    // The same sink, about another object (members of a pod group).
+    Reporter about(const Resource& other) const { return Reporter(other, diags_); }
+    // Error "jobs.invalid": Kueue's (or the job operator's) webhook would
+    // refuse the job, or Kueue could not build its Workload.
+    void invalid(const Node* at, const std::string& path, const std::string& message) const;
+    void report(Severity s, const std::string& rule, const Node* at, const std::string& path,
+                const std::string& message) const;
+    std::size_t errors() const { return diags_.count(Severity::Error); }
+
+private:
+    const Resource& job_;
+    Diagnostics& diags_;
+};
+
+struct PodSet {
+    std::string name;
+    const Node* name_at = nullptr;  // where the name comes from, for messages
+    std::int64_t count = 1;
+    std::optional<std::int64_t> min_count;
+    Node tmpl;  // PodTemplateSpec, marks kept from the manifest
+    Mark mark;  // the podSet's origin (replica spec, worker group, ...)
+};
+
+// What an integration makes of one job.
+struct Built {
+    std::vector<PodSet> pod_sets;
+    // Kubeflow jobs and MPIJob name the PriorityClass themselves
+    // (jobframework.JobWithPriorityClass): when `custom_priority` is set,
+    // `priority_class` replaces the scan of the podSet templates, even when
+    // empty (then the globalDefault PriorityClass applies).
+    bool custom_priority = false;
+    std::string priority_class;
+    const Node* priority_class_at = nullptr;
+    std::string workload_name;  // set by integrations that do not use <kind>-<name> (pod groups)
+    bool group = false;         // pod group: annotated, no job-uid label
+};
+
+using BuildFn = bool (*)(const Reporter&, Built&);
+
+// Integrations (one file each). Each fills `out` and returns false after
+// reporting "jobs.invalid".
+bool build_batch_job(const Reporter& rep, Built& out);
+bool build_jobset(const Reporter& rep, Built& out);
+bool build_kubeflow(const Reporter& rep, Built& out);  // PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob
+bool build_mpijob(const Reporter& rep, Built& out);
+bool build_raycluster(const Reporter& rep, Built& out);
+bool build_rayjob(const Reporter& rep, Built& out);
+bool build_pod(const Reporter& rep, Built& out);
+// A pod group spans several Pods; `rep` is about the first one.
+bool build_pod_group(const std::vector<const Resource*>& pods, const Reporter& rep, Built& out);
+// The group a Pod belongs to ("" for a plain Pod): the annotation, then the
+// label (gate WorkloadIdentifierAnnotations, on since 0.18).
+std::string pod_group_name(const Resource& pod);
+
+struct Integration {
+    std::string_view api_version;
+    std::string_view kind;
+    BuildFn build;
+    bool elastic;  // accepts kueue.x-k8s.io/elastic-job (jobframework/validation.go supportedElasticJobGVKs)
+};
+const Integration* find_integration(const Resource& r);
+
+// kueue.x-k8s.io/elastic-job: "true" (gate ElasticJobsViaWorkloadSlices, on since 0.18).
+bool elastic(const Node& doc);
+
+// Helpers for integrations.
+// An optional integer field of `parent`: `fallback` when absent or null; an
+// error when not an int32 or below `min` (then nullopt).
+std::optional<std::int64_t> read_int(const Reporter& rep, const Node* parent, std::string_view key,
+                                     const std::string& path, std::int64_t fallback, std::int64_t min = 0);
+// Go's strconv.Atoi on a label or annotation value (optional sign, decimal).
+std::optional<std::int64_t> parse_int(std::string_view s);
+// `parent.template`, which must be a map (PodTemplateSpec); nullptr after an error.
+const Node* read_template(const Reporter& rep, const Node* parent, const std::string& path);
+// A podSet name: lowercased (kueue.NewPodSetReference) and checked as a DNS
+// label, as the Workload API requires; "" after an error.
+std::string pod_set_name(const Reporter& rep, std::string_view raw, const Node* at, const std::string& path);
+// Checks what the Workload API enforces on the podSets: 1..18, unique names,
+// int32 counts.
+bool check_pod_sets(const Reporter& rep, const Built& b, const Node* at, const std::string& path);
+
+// Cluster lookups (context.cpp).
+const Resource* find_local_queue(const ClusterContext& ctx, const std::string& ns, const std::string& name);
+const Resource* find_wpc(const ClusterContext& ctx, const std::string& name);
+const Resource* find_priority_class(const ClusterContext& ctx, const std::string& name);
+const Resource* global_default_priority_class(const ClusterContext& ctx);
+// The LocalQueue the namespace marks with kueue.x-k8s.io/default-queue: "true",
+// when exactly one does.
+const Resource* annotated_default_queue(const ClusterContext& ctx, const std::string& ns);
+
+// Priority resolution (kueue-semantics.md 1.10; jobframework.ExtractPriority).
+struct Priority {
+    std::int64_t value = 0;
+    std::string group, kind, name;  // priorityClassRef; empty name = none
+    Mark mark;
+};
+// `wpc` is the kueue.x-k8s.io/priority-class label (or the site's
+// priorityClass), `at` its node. Returns nullopt after a warning when Kueue
+// creates no Workload (class not found).
+std::optional<Priority> resolve_priority(const ClusterContext& ctx, const Reporter& rep, const std::string& wpc,
+                                         const Node* at, const Built& b);
+
+// What the common Workload skeleton needs besides the podSets.
+struct WorkloadHead {
+    std::string name;
+    std::string namespace_;
+    std::string queue;
+    Mark queue_mark;
+    Priority priority;
+    std::optional<std::int64_t> max_exec_seconds;
+    Mark max_exec_mark;
+    // Used when the job has no metadata.creationTimestamp of its own.
+    std::string creation_timestamp;
+    Mark creation_mark;
+};
+// The Workload object (workload_builder.cpp): metadata copied from the job
+// (creationTimestamp, uid, job-uid label, owner reference, provisioning
+// request and elastic annotations), spec from `head` and `b`.
+Resource make_workload(const Resource& job, const WorkloadHead& head, Built b);
+
+}  // namespace queueforge::workloads::detail

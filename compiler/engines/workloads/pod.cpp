@@ -1,0 +1,189 @@
+// v1 Pod: a plain Pod is one podSet `main` of count 1; Pods sharing a
+// kueue.x-k8s.io/pod-group-name form one Workload named after the group with
+// one podSet per pod role (kueue-semantics.md 4.1; Kueue
+// pkg/controller/jobs/pod/pod_controller.go constructPodSet,
+// constructGroupPodSets(Fast), validatePodGroupMetadata, groupTotalCount, and
+// pkg/util/pod/pod.go GenerateRoleHash / SpecShape).
+//
+// Roles resolve the UNSURE of 4.1: Kueue names a role's podSet by the first 8
+// hex digits of a SHA-256 over the JSON of the pod's "shape" (per-container
+// requests and ports, nodeSelector, affinity, tolerations, runtimeClassName,
+// priority, topologySpreadConstraints, overhead, resourceClaims, pod-level
+// requests) and sorts the podSets by name. Reproducing Go's JSON encoding of
+// those structs is out of reach offline, so queueforge groups pods by the
+// same shape and names the role by 8 hex digits of an FNV-1a hash of the
+// shape (keys sorted): same grouping and count, different spelling. A pod's
+// kueue.x-k8s.io/role-hash annotation, when set, is used as Kueue does.
+#include "engines/workloads/jobs.hpp"
+
+#include <queueforge/base/yaml_emit.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace queueforge::workloads::detail {
+
+namespace {
+
+// Maps with keys sorted, recursively: the shape must not depend on the order
+// the manifest happens to list keys in (Go's encoding/json sorts map keys).
+Node canonical(const Node& n) {
+    if (n.is_seq()) {
+        Node s = Node::sequence();
+        for (const auto& i : n.items()) s.push(canonical(i));
+        return s;
+    }
+    if (!n.is_map()) return n.is_scalar() && !n.is_null() ? Node::string(n.text()) : Node::null_value();
+    std::vector<const Node::Entry*> es;
+    for (const auto& e : n.entries()) es.push_back(&e);
+    std::sort(es.begin(), es.end(), [](const Node::Entry* a, const Node::Entry* b) { return a->key < b->key; });
+    Node m = Node::mapping();
+    for (const auto* e : es) m.set(e->key, canonical(e->value));
+    return m;
+}
+
+Node containers_shape(const Node* cs) {
+    Node out = Node::sequence();
+    if (!cs || !cs->is_seq()) return out;
+    for (const auto& c : cs->items()) {
+        Node shape = Node::mapping();
+        shape.set("requests", canonical(present(present(&c, "resources"), "requests") ? *present(present(&c, "resources"), "requests") : Node()));
+        shape.set("ports", canonical(present(&c, "ports") ? *present(&c, "ports") : Node()));
+        out.push(std::move(shape));
+    }
+    return out;
+}
+
+// Kueue's SpecShape, field for field.
+std::string role_key(const Node& pod_spec) {
+    Node shape = Node::mapping();
+    shape.set("initContainers", containers_shape(present(&pod_spec, "initContainers")));
+    shape.set("containers", containers_shape(present(&pod_spec, "containers")));
+    for (auto f : {"nodeSelector", "affinity", "tolerations", "runtimeClassName", "priority", "topologySpreadConstraints",
+                   "overhead", "resourceClaims"})
+        shape.set(f, present(&pod_spec, f) ? canonical(*present(&pod_spec, f)) : Node());
+    if (const Node* r = present(&pod_spec, "resources"))
+        shape.set("resources", present(r, "requests") ? canonical(*present(r, "requests")) : Node());
+    return emit_yaml(shape);
+}
+
+std::string fnv_hex8(const std::string& s) {
+    std::uint64_t h = 14695981039346656037ull;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return std::string(buf, 8);
+}
+
+const Node* pod_spec_of(const Reporter& rep, const Node& doc) {
+    const Node* spec = present(&doc, "spec");
+    if (!spec || !spec->is_map()) {
+        rep.invalid(spec ? spec : &doc, "spec", "Required value: a Pod needs a spec");
+        return nullptr;
+    }
+    return spec;
+}
+
+// Kueue copies the Pod's spec only (no metadata) into the podSet template.
+Node template_of(const Node& spec) {
+    Node t = Node::mapping(spec.mark());
+    t.set("spec", spec);
+    return t;
+}
+
+bool failed(const Node& doc) { return text(present(present(&doc, "status"), "phase")) == "Failed"; }
+
+}  // namespace
+
+std::string pod_group_name(const Resource& pod) {
+    if (auto a = text(annotation(pod.doc, kPodGroupName)); !a.empty()) return a;
+    return text(label(pod.doc, kPodGroupName));
+}
+
+bool build_pod(const Reporter& rep, Built& out) {
+    const Node* spec = pod_spec_of(rep, rep.doc());
+    if (!spec) return false;
+    PodSet ps{.name = "main", .count = 1, .tmpl = template_of(*spec), .mark = spec->mark()};
+    ps.name_at = spec;
+    out.pod_sets.push_back(std::move(ps));
+    return true;
+}
+
+bool build_pod_group(const std::vector<const Resource*>& pods, const Reporter& rep, Built& out) {
+    const Resource& first = *pods.front();
+    const std::string group = pod_group_name(first);
+    const std::string total_path = "metadata.annotations[" + std::string(kPodGroupTotalCount) + "]";
+    const Node* total_at = annotation(first.doc, kPodGroupTotalCount);
+    auto total = parse_int(text(total_at));
+    if (!total_at || !total || *total < 1) {
+        rep.invalid(total_at ? total_at : &first.doc, total_path,
+                    "pod group \"" + group + "\" needs a group total count greater than zero, got \"" + text(total_at) + "\"");
+        return false;
+    }
+    // Every member must agree on the queue and the total count.
+    const std::string queue = text(label(first.doc, kQueueLabel));
+    std::vector<const Resource*> active;
+    for (const Resource* p : pods) {
+        if (failed(p->doc)) continue;
+        const Reporter pr = rep.about(*p);
+        if (text(label(p->doc, kQueueLabel)) != queue) {
+            pr.invalid(label(p->doc, kQueueLabel) ? label(p->doc, kQueueLabel) : &p->doc, "metadata.labels[" + std::string(kQueueLabel) + "]",
+                        "pods '" + first.ref.name + "' and '" + p->ref.name + "' of group \"" + group + "\" have different queue names");
+            return false;
+        }
+        if (parse_int(text(annotation(p->doc, kPodGroupTotalCount))) != total) {
+            pr.invalid(annotation(p->doc, kPodGroupTotalCount) ? annotation(p->doc, kPodGroupTotalCount) : &p->doc, total_path,
+                        "pods of group \"" + group + "\" have different " + std::string(kPodGroupTotalCount) + " values");
+            return false;
+        }
+        active.push_back(p);
+    }
+    if (active.empty()) {
+        rep.invalid(&first.doc, "", "pod group \"" + group + "\" has no runnable pod");
+        return false;
+    }
+    const bool fast = text(annotation(first.doc, kPodGroupFastAdmission)) == "true";
+    if (!fast && static_cast<std::int64_t>(active.size()) < *total) {
+        // Kueue waits for the whole group before it creates the Workload.
+        rep.report(Severity::Warning, "jobs.pod-group-incomplete", total_at, total_path,
+                   "pod group \"" + group + "\" has " + std::to_string(active.size()) + " of " + std::to_string(*total) +
+                       " pods; Kueue creates its Workload once all of them exist");
+        return false;
+    }
+    if (static_cast<std::int64_t>(active.size()) > *total) {
+        rep.report(Severity::Warning, "jobs.pod-group-excess", total_at, total_path,
+                   "pod group \"" + group + "\" has " + std::to_string(active.size()) + " pods for a total count of " +
+                       std::to_string(*total) + "; Kueue deletes the excess pods (here: the last ones given)");
+        active.resize(static_cast<std::size_t>(*total));
+    }
+
+    // One podSet per role, in order of first appearance, then sorted by name.
+    std::map<std::string, std::size_t> by_role;
+    for (const Resource* p : fast ? std::vector<const Resource*>{active.front()} : active) {
+        const Reporter pr = rep.about(*p);
+        const Node* spec = pod_spec_of(pr, p->doc);
+        if (!spec) return false;
+        // Kueue groups by the role hash itself, so an annotated hash wins.
+        const Node* hash_at = annotation(p->doc, kRoleHashAnnotation);
+        const std::string shape = role_key(*spec);
+        const std::string key = hash_at ? "annotated:" + lower(text(hash_at)) : "shape:" + shape;
+        if (auto it = by_role.find(key); it != by_role.end()) {
+            ++out.pod_sets[it->second].count;
+            continue;
+        }
+        const std::string name = hash_at ? pod_set_name(pr, text(hash_at), hash_at, "metadata.annotations[" + std::string(kRoleHashAnnotation) + "]")
+                                         : fnv_hex8(shape);
+        if (name.empty()) return false;
+        by_role.emplace(key, out.pod_sets.size());
+        PodSet ps{.name = name, .count = fast ? *total : 1, .tmpl = template_of(*spec), .mark = p->doc.mark()};
+        ps.name_at = spec;
+        out.pod_sets.push_back(std::move(ps));
+    }
+    std::sort(out.pod_sets.begin(), out.pod_sets.end(), [](const PodSet& a, const PodSet& b) { return a.name < b.name; });
+    out.workload_name = group;
+    out.group = true;
+    return check_pod_sets(rep, out, total_at, total_path);
+}
+
+}  // namespace queueforge::workloads::detail

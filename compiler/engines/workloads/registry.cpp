@@ -1,0 +1,74 @@
+// Which manifests are jobs queueforge converts, and why the other job kinds
+// Kueue integrates are not (Kueue pkg/controller/jobs/*: one integration per
+// GroupVersionKind, so other API versions of the same kind are not watched).
+#include "engines/workloads/jobs.hpp"
+
+#include <array>
+
+namespace queueforge::workloads {
+
+namespace detail {
+
+const Integration* find_integration(const Resource& r) {
+    // `elastic`: jobframework/validation.go supportedElasticJobGVKs.
+    static constexpr std::array<Integration, 11> kIntegrations{{
+        {"batch/v1", "Job", build_batch_job, true},
+        {"jobset.x-k8s.io/v1alpha2", "JobSet", build_jobset, false},
+        {"kubeflow.org/v1", "PyTorchJob", build_kubeflow, false},
+        {"kubeflow.org/v1", "TFJob", build_kubeflow, false},
+        {"kubeflow.org/v1", "XGBoostJob", build_kubeflow, false},
+        {"kubeflow.org/v1", "PaddleJob", build_kubeflow, false},
+        {"kubeflow.org/v1", "JAXJob", build_kubeflow, false},
+        {"kubeflow.org/v2beta1", "MPIJob", build_mpijob, false},
+        {"ray.io/v1", "RayCluster", build_raycluster, true},
+        {"ray.io/v1", "RayJob", build_rayjob, true},
+        {"v1", "Pod", build_pod, false},
+    }};
+    for (const auto& i : kIntegrations)
+        if (i.api_version == r.ref.api_version && i.kind == r.ref.kind) return &i;
+    return nullptr;
+}
+
+}  // namespace detail
+
+bool is_job(const Resource& r) { return detail::find_integration(r) != nullptr; }
+
+std::optional<std::string> unsupported_job_reason(const Resource& r) {
+    if (is_job(r)) return std::nullopt;
+    const std::string& kind = r.ref.kind;
+    const std::string group = r.ref.api_version.substr(0, r.ref.api_version.find('/'));
+    struct Known {
+        std::string_view group, kind, why;
+    };
+    static constexpr std::array<Known, 12> kKnown{{
+        {"batch", "CronJob",
+         "Kueue admits the Jobs a CronJob creates, one per schedule tick, not the CronJob; give its jobTemplate as a "
+         "batch/v1 Job to simulate one run"},
+        {"sparkoperator.k8s.io", "SparkApplication",
+         "the Spark operator builds driver and executor pods from cores, memory and overhead settings rather than pod "
+         "templates; their shape is not modelled"},
+        {"ray.io", "RayService",
+         "a serving workload: its RayCluster holds quota indefinitely and upgrades start a second cluster; the "
+         "simulator models batch jobs"},
+        {"workload.codeflare.dev", "AppWrapper",
+         "an AppWrapper wraps arbitrary components whose podSets it declares itself; not modelled"},
+        {"trainer.kubeflow.org", "TrainJob",
+         "a TrainJob's pods come from its (Cluster)TrainingRuntime, cluster data the input does not carry"},
+        {"apps", "Deployment", "a serving workload Kueue admits pod by pod; not modelled"},
+        {"apps", "StatefulSet", "a serving workload Kueue admits as a pod group; not modelled"},
+        {"leaderworkerset.x-k8s.io", "LeaderWorkerSet", "a serving workload Kueue admits per group; not modelled"},
+        {"kubeflow.org", "MPIJob",
+         "Kueue integrates the mpi-operator's kubeflow.org/v2beta1 MPIJob; the training-operator's v1 MPIJob is not managed"},
+        {"kubeflow.org", "PyTorchJob", "Kueue's integration watches kubeflow.org/v1"},
+        {"jobset.x-k8s.io", "JobSet", "Kueue's integration watches jobset.x-k8s.io/v1alpha2"},
+        {"ray.io", "RayJob", "Kueue's integration watches ray.io/v1"},
+    }};
+    for (const auto& k : kKnown)
+        if (k.group == group && k.kind == kind) return std::string(k.why);
+    if (group == "ray.io" && kind == "RayCluster") return "Kueue's integration watches ray.io/v1";
+    if (group == "kubeflow.org" && (kind == "TFJob" || kind == "XGBoostJob" || kind == "PaddleJob" || kind == "JAXJob"))
+        return "Kueue's integration watches kubeflow.org/v1";
+    return std::nullopt;
+}
+
+}  // namespace queueforge::workloads

@@ -1,0 +1,286 @@
+// A site's `workloads:` section -> Workloads. Inline podSets are written
+// directly (one container `main` per pod with the given requests); `file`
+// entries are read from the site's folder and converted like any job, with
+// the entry's name, namespace, queue and priorityClass laid over the
+// manifest. Every sample gets creationTimestamp kSampleEpoch + its index in
+// seconds, so the section order is the queue order.
+#include "engines/workloads/jobs.hpp"
+
+#include <queueforge/base/source_root.hpp>
+#include <queueforge/base/yaml_load.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace queueforge::workloads {
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace detail;
+
+Node& ensure_map(Node& parent, const std::string& key, Mark m) {
+    Node* n = parent.find(key);
+    if (!n || !n->is_map()) n = &parent.set(key, Node::mapping(m));
+    return *n;
+}
+
+// The entry as a Resource, so findings about it point at the site file.
+Resource entry_resource(const site::Site& s, const site::Workload& w, const std::string& ns) {
+    Resource r;
+    r.file = s.file;
+    r.doc = Node::mapping(w.mark);
+    Node& meta = r.doc.set("metadata", Node::mapping(w.mark));
+    meta.set("name", Node::string(w.name.value, w.name.mark));
+    meta.set("namespace", Node::string(ns, w.namespace_.mark.known() ? w.namespace_.mark : w.mark));
+    r.ref = {"queueforge.io/v1alpha1", "Workload", ns, w.name.value};
+    return r;
+}
+
+// One container `main` requesting the per-pod amounts, plus the podSet's
+// nodeSelector and tolerations.
+std::optional<PodSet> inline_pod_set(const Reporter& rep, const site::PodSet& p, std::size_t i) {
+    const std::string path = "podSets[" + std::to_string(i) + "]";
+    Node name_at = Node::string(p.name.value, p.name.mark.known() ? p.name.mark : p.mark);
+    PodSet ps{.name = pod_set_name(rep, p.name.value.empty() ? "main" : p.name.value, &name_at, path + ".name"),
+              .count = p.count ? p.count->value : 1,
+              .mark = p.mark};
+    if (ps.name.empty()) return std::nullopt;
+    if (p.min_count) ps.min_count = p.min_count->value;
+    Node requests = Node::mapping(p.mark);
+    for (const auto& a : p.requests) {
+        Node at = Node::string(a.written, a.mark);
+        if (!a.absolute) {
+            rep.invalid(&at, path + ".requests." + a.resource, "a per-pod request must be a quantity, not a share of a pool");
+            return std::nullopt;
+        }
+        requests.set(a.resource, Node::string(a.absolute->to_string(), a.mark));
+    }
+    Node resources = Node::mapping(p.mark);
+    resources.set("requests", std::move(requests));
+    Node c = Node::mapping(p.mark);
+    c.set("name", Node::string("main", p.mark));
+    c.set("resources", std::move(resources));
+    Node spec = Node::mapping(p.mark);
+    spec.set("containers", Node::sequence(p.mark)).push(std::move(c));
+    if (!p.node_selector.empty()) {
+        Node sel = Node::mapping(p.mark);
+        for (const auto& [k, v] : p.node_selector) sel.set(k.value, Node::string(v.value, v.mark));
+        spec.set("nodeSelector", std::move(sel));
+    }
+    if (!p.tolerations.empty()) {
+        Node tol = Node::sequence(p.mark);
+        for (const auto& t : p.tolerations) tol.push(t);
+        spec.set("tolerations", std::move(tol));
+    }
+    ps.tmpl = Node::mapping(p.mark);
+    ps.tmpl.set("spec", std::move(spec));
+    return ps;
+}
+
+// The queue of a sample without an explicit one: LocalQueue `default` (Kueue's
+// defaulting) or the namespace's annotated default queue (queueforge's
+// teams, read by the CodeFlare SDK).
+std::string default_queue(const ClusterContext& ctx, const std::string& ns) {
+    if (find_local_queue(ctx, ns, std::string(kDefaultName))) return std::string(kDefaultName);
+    if (const Resource* lq = annotated_default_queue(ctx, ns)) return lq->ref.name;
+    return {};
+}
+
+std::optional<Resource> inline_sample(const site::Site& s, const site::Workload& w, const std::string& timestamp,
+                                      const ClusterContext& ctx, Diagnostics& diags) {
+    const std::string ns = w.namespace_.value.empty() ? std::string(kDefaultName) : w.namespace_.value;
+    const Resource entry = entry_resource(s, w, ns);
+    const Reporter rep(entry, diags);
+    WorkloadHead head{.name = w.name.value, .namespace_ = ns, .queue = w.queue.value, .queue_mark = w.queue.mark,
+                      .creation_timestamp = timestamp, .creation_mark = w.mark};
+    if (head.queue.empty()) {
+        head.queue = default_queue(ctx, ns);
+        head.queue_mark = w.mark;
+    }
+    if (head.queue.empty()) {
+        rep.report(Severity::Warning, "jobs.no-queue", &entry.doc, "queue",
+                   "no queue given and namespace \"" + ns + "\" has no default LocalQueue: the sample is skipped");
+        return std::nullopt;
+    }
+    Built built;
+    for (std::size_t i = 0; i < w.pod_sets.size(); ++i) {
+        auto ps = inline_pod_set(rep, w.pod_sets[i], i);
+        if (!ps) return std::nullopt;
+        built.pod_sets.push_back(std::move(*ps));
+    }
+    if (!check_pod_sets(rep, built, &entry.doc, "podSets")) return std::nullopt;
+    const Node wpc_at = Node::string(w.priority_class.value, w.priority_class.mark.known() ? w.priority_class.mark : w.mark);
+    auto priority = resolve_priority(ctx, rep, w.priority_class.value, &wpc_at, built);
+    if (!priority) return std::nullopt;
+    head.priority = *priority;
+    return make_workload(entry, head, std::move(built));
+}
+
+// The folder a workload's `file` is relative to: the folder of the file that
+// wrote it -- the site's, or a base's when the workload comes from a base the
+// site extends (Mark::file).
+std::string sample_dir(const site::Workload& w, const std::string& site_dir) {
+    return w.file.mark.file ? fs::path(*w.file.mark.file).parent_path().string() : site_dir;
+}
+
+// `file` must stay inside the folder of the file naming it: relative, no
+// `..`, and no symlink (of the file or a parent) leading out of it -- the
+// confinement rule every command applies (source_root.hpp).
+std::optional<fs::path> resolve_sample_file(const site::Site& s, const site::Workload& w, const std::string& site_dir_,
+                                            Diagnostics& diags) {
+    const std::string site_dir = sample_dir(w, site_dir_);
+    auto refuse = [&](const std::string& why) {
+        diags.error(s.file, w.file.mark, "workload \"" + w.name.value + "\": file " + why + "; not read", "site.path");
+        return std::nullopt;
+    };
+    std::string why;
+    auto real = resolve_inside(site_dir, w.file.value, &why);
+    if (!real) return refuse(why);
+    std::error_code ec;
+    const fs::file_status st = fs::status(*real, ec);
+    if (!fs::exists(st)) {
+        // A finding in the site (exit 1 everywhere), not an I/O failure of
+        // a command-line path.
+        diags.error(s.file, w.file.mark,
+                    "workload \"" + w.name.value + "\": cannot read \"" + w.file.value + "\": " +
+                        (ec ? ec.message() : std::string("no such file")),
+                    "site.workload-file");
+        return std::nullopt;
+    }
+    if (!fs::is_regular_file(st)) return refuse("\"" + w.file.value + "\" is not a regular file");
+    return fs::path(*real);
+}
+
+// Replaces (or adds) `key` in `map`, keeping the replaced node's position:
+// the Workload's file is the manifest, so its marks must point into it.
+void override(Node& map, const std::string& key, const std::string& value) {
+    const Node* old = map.find(key);
+    const Mark m = old && old->mark().known() ? old->mark() : map.mark();
+    map.set(key, Node::string(value, m));
+}
+
+// Lays the entry's settings (and the sample's creation time) over the job
+// manifest(s) read from the file.
+void apply_overrides(const site::Workload& w, const std::string& timestamp, const ClusterContext& ctx,
+                     std::vector<Resource>& docs, Diagnostics& diags) {
+    const auto jobs = std::count_if(docs.begin(), docs.end(), [](const Resource& r) { return is_job(r); });
+    for (auto& r : docs) {
+        if (!is_job(r)) continue;
+        Node& meta = ensure_map(r.doc, "metadata", r.doc.mark());
+        override(meta, "creationTimestamp", timestamp);
+        if (jobs == 1 && !w.name.value.empty()) {
+            override(meta, "name", w.name.value);
+            r.ref.name = w.name.value;
+        }
+        if (!w.namespace_.value.empty()) {
+            override(meta, "namespace", w.namespace_.value);
+            r.ref.namespace_ = w.namespace_.value;
+        }
+        Node& labels = ensure_map(meta, "labels", meta.mark());
+        if (!w.priority_class.value.empty()) override(labels, std::string(kPriorityLabel), w.priority_class.value);
+        if (!w.queue.value.empty()) {
+            override(labels, std::string(kQueueLabel), w.queue.value);
+            continue;
+        }
+        const std::string ns = namespace_of(r);
+        if (!text(label(r.doc, kQueueLabel)).empty() || find_local_queue(ctx, ns, std::string(kDefaultName))) continue;
+        if (const Resource* lq = annotated_default_queue(ctx, ns)) {
+            override(labels, std::string(kQueueLabel), lq->ref.name);
+            Reporter(r, diags).report(Severity::Note, "jobs.annotated-default-queue", present(&r.doc, "metadata"), "metadata.labels",
+                                      "queued to LocalQueue \"" + lq->ref.name + "\" (annotated " + std::string(kDefaultQueueAnnotation) +
+                                          "); Kueue itself reads no such annotation and would ignore this job without a " +
+                                          std::string(kQueueLabel) + " label");
+        }
+    }
+}
+
+// The manifest(s) of a `file` entry, positions in `shown` (the path as
+// written beside the site's folder); nullopt when the file cannot be read,
+// no resources (but the text, for carets) when it does not parse.
+std::optional<LoadedResources> load_sample_file(const site::Site& s, const site::Workload& w, const std::string& site_dir,
+                                                Diagnostics& diags) {
+    auto real = resolve_sample_file(s, w, site_dir, diags);
+    if (!real) return std::nullopt;
+    std::string text;
+    Diagnostics read;
+    if (!read_file_limited(real->string(), text, read)) {
+        for (const auto& d : read.all())
+            diags.error(s.file, w.file.mark, "workload \"" + w.name.value + "\": " + d.message, "site.workload-file");
+        return std::nullopt;
+    }
+    const std::string shown = (fs::path(sample_dir(w, site_dir)) / w.file.value).lexically_normal().string();
+    LoadedResources loaded;
+    const std::size_t errors_before = diags.count(Severity::Error);
+    load_resources_from_text(shown, text, loaded, diags);
+    if (diags.count(Severity::Error) > errors_before) loaded.resources.clear();
+    return loaded;
+}
+
+std::optional<Resource> file_sample(const site::Site& s, const site::Workload& w, const std::string& timestamp,
+                                    const std::string& site_dir, const ClusterContext& ctx, Diagnostics& diags,
+                                    std::vector<SourceText>& sources, const ManifestCheck& check) {
+    const std::size_t errors_before = diags.count(Severity::Error);
+    auto file = load_sample_file(s, w, site_dir, diags);
+    if (!file) return std::nullopt;
+    LoadedResources& loaded = *file;
+    for (auto& src : loaded.sources) sources.push_back(std::move(src));
+    if (diags.count(Severity::Error) > errors_before) return std::nullopt;
+    // The manifest as written is what the API server would get: checked
+    // before the entry's settings are laid over it.
+    if (check) {
+        bool ok = true;
+        for (const auto& r : loaded.resources) ok = check(r, diags) && ok;
+        if (!ok) return std::nullopt;
+    }
+
+    apply_overrides(w, timestamp, ctx, loaded.resources, diags);
+    const std::size_t findings_before = diags.all().size();
+    auto wls = workloads_from_jobs(loaded.resources, ctx, diags);
+    if (wls.size() == 1) return std::move(wls.front());
+    if (!wls.empty())
+        diags.error(s.file, w.file.mark,
+                    "workload \"" + w.name.value + "\": \"" + w.file.value + "\" yields " + std::to_string(wls.size()) +
+                        " Workloads; a sample needs exactly one (split the file)",
+                    "site.workload");
+    else if (diags.all().size() == findings_before)
+        diags.error(s.file, w.file.mark, "workload \"" + w.name.value + "\": \"" + w.file.value + "\" holds no job queueforge converts",
+                    "site.workload");
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<SampleWorkload> workloads_from_site(const site::Site& s, const std::string& site_dir,
+                                                const ClusterContext& ctx, Diagnostics& diags) {
+    std::vector<SourceText> ignored;
+    return workloads_from_site(s, site_dir, ctx, diags, ignored);
+}
+
+std::vector<SampleWorkload> workloads_from_site(const site::Site& s, const std::string& site_dir,
+                                                const ClusterContext& ctx, Diagnostics& diags,
+                                                std::vector<SourceText>& sources, const ManifestCheck& check) {
+    std::vector<SampleWorkload> out;
+    for (std::size_t i = 0; i < s.workloads.size(); ++i) {
+        const site::Workload& w = s.workloads[i];
+        const std::string ts = timestamp_plus(kSampleEpoch, static_cast<std::int64_t>(i)).value_or(kSampleEpoch);
+        auto wl = w.file.value.empty() ? inline_sample(s, w, ts, ctx, diags)
+                                       : file_sample(s, w, ts, site_dir, ctx, diags, sources, check);
+        if (wl) out.push_back({std::move(*wl), &w});
+    }
+    return out;
+}
+
+LoadedResources read_sample_files(const site::Site& s, const std::string& site_dir, Diagnostics& diags) {
+    LoadedResources out;
+    for (const auto& w : s.workloads) {
+        if (w.file.value.empty()) continue;
+        auto file = load_sample_file(s, w, site_dir, diags);
+        if (!file) continue;
+        for (auto& r : file->resources) out.resources.push_back(std::move(r));
+        for (auto& src : file->sources) out.sources.push_back(std::move(src));
+    }
+    return out;
+}
+
+}  // namespace queueforge::workloads

@@ -1,0 +1,22 @@
+#pragma once
+// Readers for the list items of a site's spec, one per section.
+#include "frontend/site/reader.hpp"
+
+#include <string>
+
+namespace queueforge::site {
+
+bool read_pool(const Reader& r, const Node& n, const std::string& what, Pool& out);
+bool read_cohort(const Reader& r, const Node& n, const std::string& what, Cohort& out);
+bool read_priority_class(const Reader& r, const Node& n, const std::string& what, PriorityClass& out);
+bool read_team(const Reader& r, const Node& n, const std::string& what, Team& out);
+void read_team_defaults(const Reader& r, const Node& n, QueueSettings& out);
+bool read_workload(const Reader& r, const Node& n, const std::string& what, Workload& out);
+bool read_patch(const Reader& r, const Node& n, const std::string& what, Patch& out);
+bool read_passthrough(const Reader& r, const Node& n, const std::string& what, Node& out);
+
+// Shared by teams and cohorts.
+void read_quota(const Reader& r, const Node* n, const std::string& what, std::vector<QuotaEntry>& out);
+void read_tolerations(const Reader& r, const Node* n, const std::string& what, std::vector<Node>& out);
+
+}  // namespace queueforge::site

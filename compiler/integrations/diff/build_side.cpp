@@ -1,0 +1,58 @@
+// One side of a review: the sites as they are in a revision, the index or
+// the work tree, built through the ordinary pipeline.
+#include <queueforge/lower.hpp>
+#include <queueforge/integrations/diff.hpp>
+#include <queueforge/frontend/site_parse.hpp>
+
+#include <filesystem>
+
+namespace queueforge::diff {
+
+namespace fs = std::filesystem;
+
+std::optional<Side> build_side(const std::string& side_name, const std::string& label, const std::string& root,
+                               const std::vector<std::string>& site_dirs, const std::string& target, Diagnostics& diags) {
+    Side side;
+    side.name = side_name;
+    Diagnostics local;
+    bool ok = true;
+    for (const auto& dir : site_dirs) {
+        fs::path site = fs::path(root) / dir;
+        std::error_code ec;
+        if (fs::is_directory(site, ec)) site /= "queueforge-site.yaml";
+        if (!fs::is_regular_file(site, ec)) {
+            local.error(site.string(), {}, "no site file in " + side_name, "review.missing-site");
+            ok = false;
+            continue;
+        }
+        std::string text;
+        auto s = load_site_file(site.string(), local, &text);
+        side.sources.push_back({site.string(), text});
+        if (!s) {
+            ok = false;
+            continue;
+        }
+        auto lowered = lower_site(*s, local, {.target_override = target});
+        if (!lowered) {
+            ok = false;
+            continue;
+        }
+        for (auto& o : lowered->objects) side.objects.push_back(std::move(o));
+    }
+    // Paths as the user knows them: "<label><repository path>".
+    std::string prefix = root.empty() ? "" : (fs::path(root) / "").string();
+    auto relabel = [&](std::string& file) {
+        if (!prefix.empty() && file.compare(0, prefix.size(), prefix) == 0) file = label + file.substr(prefix.size());
+    };
+    for (auto d : local.all()) {
+        relabel(d.file);
+        if (d.severity == Severity::Error && d.message.find(side_name) == std::string::npos)
+            d.message += " (in " + side_name + ")";
+        diags.add(std::move(d));
+    }
+    for (auto& src : side.sources) relabel(src.path);
+    if (!ok || local.has_errors()) return std::nullopt;
+    return side;
+}
+
+}  // namespace queueforge::diff

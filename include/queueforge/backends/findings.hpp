@@ -1,0 +1,72 @@
+#pragma once
+// Findings → one output format. Each format lives in its own file under
+// compiler/backends/findings/ and is listed once in report_formats.def: a new format is
+// one new file and one line there.
+#include <queueforge/base/diagnostics.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace queueforge {
+
+
+// An object that was checked, so that JUnit can list the ones that passed too.
+struct CheckedObject {
+    std::string file;
+    ObjectRef object;
+};
+
+struct ReportContext {
+    std::string tool_name = "queueforge";
+    std::string tool_version;             // e.g. "0.1.0"
+    // SARIF tool.driver.informationUri, the project's home page; "" leaves it out.
+    // queueforge.io is the placeholder domain the labels and schema $id use too.
+    std::string information_uri = "https://queueforge.io";
+    std::vector<SourceText> sources;      // for carets in text output, SARIF columns
+    std::vector<std::string> inputs;      // files that were checked (JUnit test suites, SARIF artifacts)
+    std::size_t objects_checked = 0;
+    // Objects checked per kind, for --summary ("ClusterQueue" -> 12).
+    std::vector<std::pair<std::string, std::size_t>> per_kind;
+    // Every object checked, in input order. Optional: without it JUnit lists
+    // only the objects that have findings.
+    std::vector<CheckedObject> objects;
+    // JUnit turns findings at or above this level into <failure>s (the same
+    // threshold as the exit status, --fail-level); the others go to <system-out>.
+    Severity fail_level = Severity::Error;
+    bool summary = false;
+    // The clusters a command covered when there were several (discover.hpp
+    // labels, in order): text output ends with one summary line per site.
+    std::vector<std::string> sites;
+    bool color = false;                   // text only
+};
+
+// One function per format (compiler/backends/findings/<format>.cpp), listed in
+// report_formats.def. Findings are written in the order given (call
+// Diagnostics::sort first); the same findings and context always give the
+// same bytes: no timestamps, no absolute paths, file names exactly as given.
+#define QF_REPORT_FORMAT(name, function, description) \
+    std::string function(const Diagnostics& diags, const ReportContext& ctx);
+#include <queueforge/backends/findings_formats.def>
+#undef QF_REPORT_FORMAT
+
+struct ReportFormat {
+    std::string_view name;  // what -o takes: exact, lower-case
+    std::string (*render)(const Diagnostics&, const ReportContext&);
+    std::string_view description;
+};
+
+// Every format, in the order of report_formats.def.
+std::span<const ReportFormat> report_formats();
+// The format `-o NAME` names, or nullptr: exact, lower-case names only
+// (`-o JSON` failing loudly beats a CI job that uploads the wrong thing).
+const ReportFormat* find_report_format(std::string_view name);
+// "text, json, sarif, junit, github": for help texts and errors.
+std::string report_format_names();
+
+std::string format_report(const ReportFormat& f, const Diagnostics& diags, const ReportContext& ctx);
+
+}  // namespace queueforge

@@ -1,0 +1,54 @@
+#pragma once
+// `queueforge report`: one self-contained HTML file about a site -- the
+// capacity view as charts (quota against capacity per pool, guaranteed
+// against burst per team), the cohort tree, the simulation of the site's
+// sample workloads and, with a scenario, queue usage over time and time to
+// admission per workload class.
+//
+// The file has inline CSS and inline SVG only: no scripts, no external
+// assets, nothing fetched. Its bytes depend on the input alone (no
+// timestamps, stable order, fixed number formatting), and every string that
+// comes from the input is HTML-escaped.
+#include <queueforge/engines/capacity.hpp>
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/engines/scenarios.hpp>
+#include <queueforge/engines/timeline.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace queueforge::html_report {
+
+struct Input {
+    capacity::Report capacity;
+    std::optional<scenarios::Report> simulation;  // the site's sample workloads
+    std::optional<timeline::Report> timeline;     // --scenario
+    std::string scenario_name;                    // the scenario file's name, shown in the report
+};
+
+struct Options {
+    std::string site;      // site file or folder
+    std::string scenario;  // "" = no timeline
+    std::string target;    // --target
+    int series_points = 50;
+};
+
+// Compiles the site, measures its capacity, simulates its sample workloads
+// and runs the scenario. nullopt when any input is invalid (errors in
+// `diags`, texts read in `sources` for carets). Findings repeated by the
+// stages (each compiles the site) are reported once.
+std::optional<Input> collect(const Options& opts, Diagnostics& diags, std::vector<SourceText>& sources);
+
+// The document.
+std::string render(const Input& in);
+
+// Writes `bytes` to a temporary file beside `path` and renames it into
+// place: readers see the old file or the whole new one, never a part.
+// On failure nothing is left behind and `error` says why.
+bool write_atomic(const std::string& path, const std::string& bytes, std::string& error);
+
+// Escapes text for HTML element content and quoted attribute values.
+std::string escape(std::string_view text);
+
+}  // namespace queueforge::html_report

@@ -1,0 +1,86 @@
+#pragma once
+// The document tree every stage works on: what the YAML loader produces, what
+// lowering builds and what the emitter prints. Maps keep insertion order, so a
+// document's key order is decided by the code that builds it, never by a hash.
+#include <queueforge/base/mark.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace queueforge {
+
+class Node {
+public:
+    enum class Kind { Null, Bool, Int, Float, String, Seq, Map };
+    struct Entry;
+
+    Node() = default;
+    static Node null_value(Mark m = {});
+    static Node boolean(bool v, Mark m = {});
+    static Node integer(std::int64_t v, Mark m = {});
+    // A scalar of the given kind whose exact source spelling is kept
+    // (numbers that do not fit int64, floats, quoted strings).
+    static Node scalar(Kind kind, std::string text, Mark m = {}, bool quoted = false);
+    static Node string(std::string v, Mark m = {});
+    static Node sequence(Mark m = {});
+    static Node mapping(Mark m = {});
+
+    Kind kind() const { return kind_; }
+    bool is_null() const { return kind_ == Kind::Null; }
+    bool is_map() const { return kind_ == Kind::Map; }
+    bool is_seq() const { return kind_ == Kind::Seq; }
+    bool is_string() const { return kind_ == Kind::String; }
+    bool is_scalar() const { return kind_ != Kind::Seq && kind_ != Kind::Map; }
+
+    // Scalar text: the spelling in the source for parsed nodes, the canonical
+    // spelling for built ones ("true", "42").
+    const std::string& text() const;
+    bool quoted() const { return quoted_; }
+    bool as_bool() const { return text() == "true"; }
+    std::optional<std::int64_t> as_int() const;
+
+    Mark mark() const { return mark_; }
+    void set_mark(Mark m) { mark_ = m; }
+
+    // Sequences.
+    const std::vector<Node>& items() const;
+    std::vector<Node>& items();
+    Node& push(Node n);
+
+    // Maps.
+    const std::vector<Entry>& entries() const;
+    std::vector<Entry>& entries();
+    const Node* find(std::string_view key) const;
+    Node* find(std::string_view key);
+    const Entry* find_entry(std::string_view key) const;
+    // Replaces the value of an existing key in place, or appends a new entry.
+    Node& set(std::string key, Node value);
+    bool erase(std::string_view key);
+
+    std::size_t size() const;
+    // Structural equality: kinds, scalar texts, order of items and entries.
+    // Marks and quoting are ignored.
+    bool same_as(const Node& other) const;
+
+    static const char* kind_name(Kind k);
+
+private:
+    Kind kind_ = Kind::Null;
+    bool quoted_ = false;
+    Mark mark_;
+    // Scalar text, sequence items or map entries: one at a time, which keeps
+    // large documents (tens of thousands of objects) small in memory.
+    std::variant<std::string, std::vector<Node>, std::vector<Entry>> data_;
+};
+
+struct Node::Entry {
+    std::string key;
+    Mark key_mark;
+    Node value;
+};
+
+}  // namespace queueforge

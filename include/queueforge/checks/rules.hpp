@@ -1,0 +1,30 @@
+#pragma once
+// Kueue's own rules beyond the schema (kueue-semantics.md section 2: CEL rules
+// and validating webhooks, natively), and the cross-object checks that today
+// only show at runtime.
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/frontend/manifests.hpp>
+#include <queueforge/frontend/platform.hpp>
+
+#include <optional>
+#include <vector>
+
+namespace queueforge::rules {
+
+// Per object: rules V1-V71 that apply to its kind (ResourceFlavor,
+// ClusterQueue, Cohort, LocalQueue, WorkloadPriorityClass, Workload), each
+// reported with its rule id ("V24") and Kueue's wording.
+void check_object(const Resource& r, Diagnostics& diags);
+
+struct CrossOptions {
+    std::optional<Target> target;  // --target: fields/kinds the target does not serve
+};
+
+// Across the whole set: LocalQueue -> ClusterQueue exists, flavors exist,
+// cohort hierarchy without cycles, namespaceSelector null / {} / not matching
+// the LocalQueues' namespaces, several default queues per namespace,
+// duplicate objects, what the target does not serve, quota sums vs Node
+// capacity when Node objects are present.
+void check_cross_objects(const std::vector<Resource>& resources, const CrossOptions& opts, Diagnostics& diags);
+
+}  // namespace queueforge::rules

@@ -1,0 +1,76 @@
+#pragma once
+// `validate`: schema (layer 1), Kueue's own rules (layer 2) and cross-object
+// checks (layer 3) over any set of manifests, site descriptions included.
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/frontend/manifests.hpp>
+#include <queueforge/frontend/platform.hpp>
+
+#include <queueforge/checks/openapi.hpp>
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace queueforge {
+
+namespace validate {
+class BuiltinSchemas;  // compiler/checks/validate/builtin_schemas.hpp
+}
+
+// Layers 1 and 2 for single objects, as `validate`, `simulate` and `check`
+// all run them: the schemas are queueforge's built-ins (Kueue, Kubernetes,
+// job operators, OpenShift AI), with the CRDs given with --crd adding kinds
+// and replacing built-ins per group/version/kind. CRDs are compiled when the
+// validator is made, each built-in schema when its kind is first checked;
+// every schema once.
+class ObjectValidator {
+public:
+    explicit ObjectValidator(const std::vector<std::string>& crd_paths, Diagnostics& diags);
+    ~ObjectValidator();
+    ObjectValidator(ObjectValidator&&) noexcept;
+    ObjectValidator& operator=(ObjectValidator&&) noexcept;
+
+    // What to do with a kind no schema covers.
+    enum class Missing { Error, Skip };
+    // Schema checks of `r` (and, where its schema came from a CRD, the CRD's
+    // CEL rules), then Kueue's own rules for kueue.x-k8s.io kinds. False when
+    // it reported an error. Without `status`, findings about the status are
+    // left out: the API server drops the status of a created object, and a
+    // running Workload's status comes from the cluster (simulate reads it).
+    bool check(const Resource& r, Diagnostics& diags, Missing missing = Missing::Skip, bool status = true);
+    bool has_schema(const std::string& api_version, const std::string& kind) const;
+
+private:
+    std::unique_ptr<validate::BuiltinSchemas> builtins_;
+    openapi::SchemaSet crds_;
+    bool custom_ = false;
+    std::set<std::pair<std::string, std::string>> cel_compiled_;  // kinds whose rule problems were reported
+    std::set<std::tuple<std::string, int, int>> cel_noted_;       // rules reported (versions may share a file)
+};
+
+struct ValidationOptions {
+    std::vector<std::string> crd_paths;  // --crd: CRDs that add to (and per kind override) the built-in schemas
+    bool ignore_missing_schemas = false;
+    std::optional<Target> target;        // --target
+};
+
+struct ValidationSummary {
+    std::size_t objects = 0;
+    std::vector<std::pair<std::string, std::size_t>> per_kind;  // sorted by kind
+    std::vector<CheckedObject> checked;                          // in input order
+};
+
+// Validates everything in `input`. Site documents (queueforge.io Site) are
+// compiled, and the objects they lower to join the cross-object checks; the
+// job manifests their `workloads[].file` entries name are validated too.
+ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& opts, Diagnostics& diags);
+// The same with a validator the caller keeps (its compiled schemas are
+// reused from call to call); opts.crd_paths is not read, the validator's
+// CRDs are used.
+ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& opts, ObjectValidator& validator,
+                               Diagnostics& diags);
+
+}  // namespace queueforge

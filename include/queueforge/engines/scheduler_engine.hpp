@@ -1,0 +1,108 @@
+#pragma once
+// The simulator as a steppable engine: one long-lived Kueue scheduler whose
+// cycles the caller runs one at a time, with the cluster's events in between
+// (a workload is created, a job finishes). `simulate()` drives it to a
+// fixpoint; the timeline (virtual-time) mode drives it through a scenario.
+//
+// Workloads are addressed by id: their index in the engine's namespace/name
+// order (workload_id()).
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/frontend/manifests.hpp>
+#include <queueforge/engines/scheduler.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace queueforge::scheduler {
+
+struct CycleEvents {
+    std::vector<int> admitted;  // got quota this cycle (ids, ascending)
+    std::vector<int> evicted;   // evicted by preemption this cycle (ids, ascending)
+    bool changed = false;       // admissions, evictions or any queue move
+};
+
+// Quota a workload holds: milli-CPU for cpu, units otherwise.
+struct HeldAmount {
+    std::string flavor;
+    std::string resource;
+    std::int64_t value = 0;
+};
+
+struct ClusterQueueInfo {
+    std::string name;
+    std::string cohort;  // "" without one
+    std::vector<HeldAmount> nominal;  // per flavor and resource, spec order
+    // Kueue's PotentialAvailable: the most the queue can ever hold of each
+    // flavor and resource, nominal plus what it may borrow from its cohort
+    // (within borrowingLimit), whatever the others use. Same order.
+    std::vector<HeldAmount> potential;
+};
+
+class Engine {
+public:
+    Engine(const std::vector<Resource>& objects, Diagnostics& diags);
+    ~Engine();
+    Engine(Engine&&) noexcept;
+    Engine& operator=(Engine&&) noexcept;
+
+    // More Workloads, before anything else is asked of the engine (ids are
+    // final from then on). Lets a caller feed thousands of generated
+    // Workloads in batches instead of holding all their manifests at once.
+    // Namespaces among them are added too when the engine has none of that
+    // name (their labels feed namespaceSelectors); other kinds are ignored.
+    void add_workloads(const std::vector<Resource>& workloads, Diagnostics& diags);
+
+    // A copy of an engine nothing has been asked of yet (only built and
+    // given workloads): the compiled configuration is copied, not rebuilt
+    // from the manifests. Runs one-off variants of a cluster cheaply (the
+    // one-shot simulate runs each sample alone this way).
+    Engine fork() const;
+    // Whether a Workload of this namespace and name is among the engine's
+    // (an unsealed engine too).
+    bool has_workload(const std::string& namespace_, const std::string& name) const;
+
+    int workload_count() const;
+    int workload_id(const std::string& namespace_, const std::string& name) const;  // -1 when unknown
+    std::vector<ClusterQueueInfo> cluster_queues() const;  // by name
+
+    // Timeline: the workload does not exist yet; arrive() creates it (it
+    // joins its queue, as a new Workload does).
+    void hold_back(int wl);
+    void arrive(int wl);
+    // The workload's job finished (Finished=True): its quota is released and
+    // the inadmissible workloads of its cohort tree are requeued. False when
+    // it held no quota.
+    bool finish(int wl);
+
+    bool holds_quota(int wl) const;
+    std::string cluster_queue_of(int wl) const;  // admission CQ, else the LocalQueue's; "" when unknown
+    std::vector<HeldAmount> held(int wl) const;
+
+    // Whether another cycle can change anything: queued heads, or victims
+    // whose eviction completes before the next cycle.
+    bool has_work() const;
+    // One scheduling cycle at `now_ns` (ns since the epoch). The previous
+    // cycle's victims release their quota first when complete_evictions.
+    CycleEvents cycle(std::int64_t now_ns, bool complete_evictions = true);
+    int cycles_run() const;
+    // The latest creation or quota-reservation time among the input
+    // workloads: simulate() starts its clock there.
+    std::int64_t latest_timestamp() const;
+
+    // The outcome so far (what simulate() returns).
+    Result result(bool converged, Diagnostics& diags) const;
+
+private:
+    struct Impl;
+    explicit Engine(std::unique_ptr<Impl> impl);
+    Impl& sealed() const;
+    std::unique_ptr<Impl> impl_;
+};
+
+// simulate() on an engine built (and perhaps forked) by the caller: its
+// cycles run to a fixpoint from the newest input timestamp.
+Result simulate(Engine& engine, const Options& opts, Diagnostics& diags);
+
+}  // namespace queueforge::scheduler

@@ -1,0 +1,195 @@
+#pragma once
+// Timeline mode of `simulate`: a workload arrival scenario run through the
+// scheduler in virtual time (workloads are created, admitted, run for their
+// runtime, finish and free their quota), for capacity planning.
+//
+// The scenario file has the shape of Kueue's scheduler performance generator
+// (test/performance/scheduler/runner/generator): cohorts -> queuesSets ->
+// workloadsSets -> workload templates, generating the same objects (flavor
+// "rf", ClusterQueues "<class>-<set>-<i>-<cohort>" covering cpu, one
+// namespace and LocalQueue per ClusterQueue, Workloads "<class>-<set>-<n>-<i>"
+// created every creationIntervalMs). queueforge adds `localQueues:`: arrival
+// sets into LocalQueues that already exist (a site or manifests given beside
+// the scenario), with requests over any resources.
+//
+// Thresholds follow Kueue's rangespec.yaml (checker_test.go).
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/base/mark.hpp>
+#include <queueforge/base/node.hpp>
+#include <queueforge/frontend/manifests.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace queueforge::timeline {
+
+struct WorkloadTemplate {
+    std::string class_name;
+    std::int64_t runtime_ms = 0;
+    std::int32_t priority = 0;
+    std::vector<std::pair<std::string, std::string>> request;  // resource -> quantity text
+    std::int32_t pod_count = 1;
+    // queueforge: pod placement, as in a pod spec (for tainted or labelled flavors).
+    std::optional<Node> tolerations;
+    std::optional<Node> node_selector;
+    Mark mark;
+};
+
+struct WorkloadsSet {
+    std::int64_t count = 0;
+    std::int64_t interval_ms = 0;
+    std::vector<WorkloadTemplate> workloads;
+    Mark mark;
+};
+
+struct QueuesSet {
+    std::string class_name;
+    std::int64_t count = 0;
+    std::string nominal_quota;                  // cpu
+    std::optional<std::string> borrowing_limit;
+    std::optional<std::string> lending_limit;
+    std::string reclaim_within_cohort = "Never";
+    std::string within_cluster_queue = "Never";
+    std::vector<WorkloadsSet> sets;
+    Mark mark;
+};
+
+struct CohortSet {
+    std::string class_name;
+    std::int64_t count = 0;
+    std::vector<QueuesSet> queues_sets;
+    Mark mark;
+};
+
+// queueforge extension: arrivals into an existing LocalQueue.
+struct QueueArrivals {
+    std::string namespace_, name;
+    std::vector<WorkloadsSet> sets;
+    Mark mark;
+};
+
+struct Scenario {
+    std::string file;
+    std::string flavor = "rf";
+    std::vector<CohortSet> cohorts;
+    std::vector<QueueArrivals> local_queues;
+};
+
+// Reads a scenario; unknown fields, bad values and sizes beyond the limits
+// (1,000,000 workloads, 100,000 ClusterQueues) are positioned errors
+// (rules "timeline.*"). nullopt when anything is wrong.
+std::optional<Scenario> parse_scenario(const std::string& file, const std::string& text, Diagnostics& diags);
+
+// Kueue's rangespec.yaml: cmd limits (checked against the simulator's own
+// process), minimum average usage per ClusterQueue class (percent of nominal
+// quota of its dominant resource), maximum mean time to admission per workload
+// class. queueforge adds wlClassesMaxP95TimeToAdmissionMs.
+struct Thresholds {
+    std::optional<std::int64_t> max_wall_ms, max_rss_kib, max_mcpu;
+    std::vector<std::pair<std::string, double>> cq_min_usage;
+    std::vector<std::pair<std::string, std::int64_t>> wl_max_avg_ms;
+    std::vector<std::pair<std::string, std::int64_t>> wl_max_p95_ms;
+    std::string file;
+    std::vector<std::pair<std::string, Mark>> class_marks;  // "cq:<class>" / "wl:<class>" -> where named
+};
+std::optional<Thresholds> parse_thresholds(const std::string& file, const std::string& text, Diagnostics& diags);
+
+struct Stats {
+    std::int64_t count = 0;
+    std::int64_t mean = 0;  // integer ms, floored (as Kueue's recorder)
+    std::int64_t p50 = 0, p95 = 0, max = 0;
+};
+
+struct Series {
+    std::int64_t interval_ms = 0;
+    std::vector<double> percent;  // mean usage in each interval, percent of nominal
+};
+
+struct ResourceUsage {
+    // What the percentages are of: the nominal quota, or for a borrow-only
+    // queue (nominal 0) what it may borrow from its cohort.
+    enum class Basis { Nominal, Borrowable };
+    std::string resource;
+    std::int64_t nominal = 0;  // milli-CPU for cpu, units otherwise (all flavors)
+    std::int64_t peak = 0;
+    Basis basis = Basis::Nominal;
+    std::int64_t reference = 0;  // the amount the percentages are of (nominal or borrowable)
+    double average_percent = 0;  // over [0, last event of the queue], percent of `reference`
+    Series series;               // percent of `reference`
+};
+
+struct WorkloadClassReport {
+    std::string name;
+    std::int64_t workloads = 0, admitted = 0, finished = 0, never_admitted = 0, evictions = 0;
+    Stats time_to_admission;  // last admission - creation (Kueue's recorder)
+    std::int64_t mean_time_to_finish = 0;
+};
+
+struct QueueReport {
+    std::string name, class_name, cohort;
+    std::int64_t workloads = 0, admissions = 0, preemptions = 0, never_admitted = 0;
+    std::int64_t last_event_ms = 0;
+    Stats time_to_admission;
+    std::vector<ResourceUsage> usage;  // per resource, spec order
+};
+
+struct QueueClassReport {
+    std::string name;
+    std::int64_t queues = 0;
+    std::string resource;        // the class's dominant resource (highest average usage; Kueue's generator: cpu)
+    std::int64_t nominal = 0;
+    double average_usage_percent = 0;  // Kueue: sum(used) / (sum(nominal) * window)
+    Series series;
+};
+
+struct ThresholdCheck {
+    std::string name;     // e.g. "wlClassesMaxAvgTimeToAdmissionMs.small"
+    std::string subject;  // the class, or "cmd"
+    double limit = 0;
+    double actual = 0;
+    bool met = true;
+    std::string message;
+};
+
+struct NeverAdmitted {
+    std::string namespace_, name, cluster_queue, reason, message;
+};
+
+struct Report {
+    std::string scenario;
+    std::int64_t makespan_ms = 0;   // last event
+    std::int64_t workloads = 0, admissions = 0, preemptions = 0, cycles = 0;
+    bool settled = true;            // false when the cycle budget ran out
+    std::vector<WorkloadClassReport> workload_classes;  // by name
+    std::vector<QueueClassReport> queue_classes;        // by name
+    std::vector<QueueReport> queues;                    // by name
+    std::vector<NeverAdmitted> never_admitted;          // by namespace/name (first 100)
+    std::vector<ThresholdCheck> checks;
+    bool passed() const;
+};
+
+struct Options {
+    int series_points = 50;
+    // Called now and then with the workloads created so far and the total
+    // (the CLI shows it on a terminal); may be empty.
+    std::function<void(std::int64_t created, std::int64_t total)> progress;
+};
+
+// Runs `scenario` against `cluster` (objects of a site or manifests; may be
+// empty for a generator-shaped scenario). Diagnostics: timeline.* findings,
+// the simulator's sim.* ones.
+Report run(const Scenario& scenario, const std::vector<Resource>& cluster, const Options& opts, Diagnostics& diags);
+
+// Adds the threshold checks to the report; `wall_ms`, `rss_kib` and `mcpu`
+// are the caller's process figures (checked only when the file sets them).
+void check_thresholds(const Thresholds& t, Report& report, std::int64_t wall_ms, std::int64_t rss_kib,
+                      std::int64_t mcpu, Diagnostics& diags);
+
+std::string render_json(const Report& r);
+std::string render_text(const Report& r);
+
+}  // namespace queueforge::timeline

@@ -1,0 +1,47 @@
+#pragma once
+// Site file → site model. Checks shape and types (unknown fields with a
+// "did you mean", wrong types naming the expected one, bad quantities and
+// names) and reports every problem found, not only the first.
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/frontend/site.hpp>
+#include <queueforge/base/yaml_load.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace queueforge {
+
+inline constexpr const char* kSiteApiVersion = "queueforge.io/v1alpha1";
+
+bool is_site_document(const Node& root);
+
+// Returns the model when the document has no errors (warnings allowed).
+std::optional<site::Site> parse_site(const Node& root, const std::string& file, Diagnostics& diags);
+
+// Parses the text of a site file: exactly one Site document is expected.
+std::optional<site::Site> parse_site_text(const std::string& path, const std::string& text, Diagnostics& diags);
+
+// Reads and parses a site file: exactly one Site document is expected. The
+// one function every command loads a site with: the bases the site extends
+// (spec.extends, README "Repositories with several clusters") are read and
+// merged here, inside the site's source root only, so every caller sees the
+// merged site; findings about a value a base set name the base's file and
+// line. `text_out` receives the site file's text, `base_sources` each base
+// read (path as findings name it, text), also when loading fails, so that a
+// finding in a base renders with its line. Site::inputs lists every file
+// read. A file of kind SiteBase is refused: a base is never built alone.
+std::optional<site::Site> load_site_file(const std::string& path, Diagnostics& diags,
+                                         std::string* text_out = nullptr,
+                                         std::vector<SourceText>* base_sources = nullptr);
+
+// load_site_file for a site document already read from `path` (a site among
+// the resources a command loaded): its bases merged, then parsed.
+std::optional<site::Site> load_site_document(const Node& root, const std::string& path, Diagnostics& diags,
+                                             std::vector<SourceText>* base_sources = nullptr);
+
+// The sources to render findings of a site load with: the site file and each
+// base it read.
+std::vector<SourceText> site_sources(const std::string& path, std::string text, std::vector<SourceText> bases);
+
+}  // namespace queueforge

@@ -1,0 +1,182 @@
+// The fast reader must build exactly the trees the yaml-cpp path builds --
+// kinds, texts, quoting, marks of keys and values, document starts and
+// indices -- whenever it takes a document at all.
+#include "test_util.hpp"
+
+#include "base/yaml/fast_parse.hpp"
+
+#include <queueforge/base/yaml_load.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using namespace queueforge;
+
+namespace {
+
+std::string describe_difference(const Node& a, const Node& b, const std::string& path) {
+    auto where = [&](const Node& n) { return std::to_string(n.mark().line) + ":" + std::to_string(n.mark().col); };
+    if (a.kind() != b.kind()) return path + ": kind " + Node::kind_name(a.kind()) + " vs " + Node::kind_name(b.kind());
+    if (a.mark() != b.mark()) return path + ": mark " + where(a) + " vs " + where(b);
+    if (a.is_scalar()) {
+        if (a.text() != b.text()) return path + ": text \"" + a.text() + "\" vs \"" + b.text() + "\"";
+        if (a.quoted() != b.quoted()) return path + ": quoted differs";
+        return {};
+    }
+    if (a.size() != b.size()) return path + ": size differs";
+    if (a.is_seq()) {
+        for (std::size_t i = 0; i < a.items().size(); ++i) {
+            auto d = describe_difference(a.items()[i], b.items()[i], path + "[" + std::to_string(i) + "]");
+            if (!d.empty()) return d;
+        }
+        return {};
+    }
+    for (std::size_t i = 0; i < a.entries().size(); ++i) {
+        const auto &x = a.entries()[i], &y = b.entries()[i];
+        if (x.key != y.key) return path + ": key " + x.key + " vs " + y.key;
+        if (x.key_mark != y.key_mark) return path + "." + x.key + ": key mark differs";
+        auto d = describe_difference(x.value, y.value, path + "." + x.key);
+        if (!d.empty()) return d;
+    }
+    return {};
+}
+
+// Empty when both readers agree (or the fast one declines); else the difference.
+std::string compare_readers(const std::string& text, bool* taken = nullptr) {
+    LoadOptions slow_opts;
+    slow_opts.fast_path = false;
+    auto fast = yaml_detail::fast_parse(text, LoadOptions{});
+    if (taken) *taken = fast.has_value();
+    if (!fast) return {};
+    Diagnostics d;
+    auto slow = load_yaml("x", text, d, slow_opts);
+    if (d.has_errors() || d.count(Severity::Warning)) return "the full reader reports problems on input the fast one took";
+    if (fast->size() != slow.size()) return "document count " + std::to_string(fast->size()) + " vs " + std::to_string(slow.size());
+    for (std::size_t i = 0; i < slow.size(); ++i) {
+        if ((*fast)[i].index != slow[i].index) return "document index differs";
+        if ((*fast)[i].start != slow[i].start)
+            return "document start " + std::to_string((*fast)[i].start.line) + ":" + std::to_string((*fast)[i].start.col) +
+                   " vs " + std::to_string(slow[i].start.line) + ":" + std::to_string(slow[i].start.col);
+        auto diff = describe_difference((*fast)[i].root, slow[i].root, "");
+        if (!diff.empty()) return diff;
+    }
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("yaml: the fast reader agrees with yaml-cpp on small documents") {
+    const std::vector<std::string> docs = {
+        "a: 1\nb: two\n",
+        "---\na: 1\n---\nb: 2\n",
+        "a:\n  b: c\n  d:\n  - 1\n  - x: y\n    z: \"q\"\n",
+        "key:\n- a\n- b\nother: 1\n",
+        "list:\n  - {a: 1, b: [x, 'y', \"z\"]}\n  - [1, 2, {c: d}]\n",
+        "{\"apiVersion\": \"v1\", \"kind\": \"List\",\n \"items\": [\n  {\"a\": 1},\n  {\"b\": [true, null, 1.5]}\n ]\n}\n",
+        "# comment\na: 1 # trailing\n\nb: 'it''s'\n",
+        "a: yes\nb: '0755'\nc: 0755\nd: 1e3\ne: ~\nf: -1\ng: \"esc\\\"aped\\n\"\n",
+        "- a\n- b: 1\n  c: 2\n- - x\n",
+        "---\n---\na: 1\n",
+        "a: b: c\n",
+        "a: |\n  text\n",
+        "a: &x 1\nb: *x\n",
+        "a: 1\na: 2\n",
+        "a:\nb: 1\n",
+        "a: multi\n  line\n",
+        "\xEF\xBB\xBF" "a: 1\n",
+        "a:\r\n  b: 1\r\n",
+        "? complex\n: key\n",
+    };
+    for (const auto& d : docs) {
+        INFO(d);
+        CHECK(compare_readers(d) == "");
+    }
+}
+
+TEST_CASE("yaml: the fast reader agrees with yaml-cpp on every YAML file of the project and ../shared") {
+    std::vector<std::filesystem::path> roots = {qf_test::source_dir() / "examples", qf_test::source_dir() / "tests",
+                                                qf_test::source_dir() / "templates", qf_test::source_dir() / "schemas"};
+    const bool with_shared = qf_test::shared_dir().has_value();
+    if (with_shared) roots.push_back(*qf_test::shared_dir());
+    else WARN("../shared is not beside this checkout: only the project's own files are compared");
+    int files = 0, taken = 0;
+    for (const auto& root : roots) {
+        for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+            auto ext = e.path().extension();
+            if (ext != ".yaml" && ext != ".yml" && ext != ".json") continue;
+            if (std::filesystem::file_size(e.path()) > 4 * 1024 * 1024) continue;
+            INFO(e.path().string());
+            bool t = false;
+            CHECK(compare_readers(qf_test::read_text(e.path()), &t) == "");
+            ++files;
+            taken += t;
+        }
+    }
+    UNSCOPED_INFO("fast reader took " << taken << " of " << files << " files");
+    CHECK(files > (with_shared ? 300 : 30));
+    CHECK(taken > files / 3);
+}
+
+TEST_CASE("yaml: the fast reader agrees with yaml-cpp on generated documents") {
+    std::mt19937 rng(7);
+    const std::vector<std::string> scalars = {"a", "b-c", "1", "0x1F", "yes", "\"q\"", "'s'", "1.5", "null", "~",
+                                              "x y", "\"\"", "''", "-1", "a:b", "http://x", "1e3", "true"};
+    for (int round = 0; round < 2000; ++round) {
+        std::string doc;
+        std::function<void(int, int)> gen = [&](int indent, int depth) {
+            int n = 1 + static_cast<int>(rng() % 4);
+            bool seq = rng() % 3 == 0;
+            for (int i = 0; i < n; ++i) {
+                doc += std::string(static_cast<std::size_t>(indent), ' ');
+                if (seq) doc += "- ";
+                else doc += "k" + std::to_string(i) + ":";
+                int choice = static_cast<int>(rng() % 5);
+                if (depth < 4 && choice == 0) {
+                    doc += "\n";
+                    gen(indent + 2, depth + 1);
+                } else if (choice == 1) {
+                    doc += (seq ? "" : " ") + std::string("{a: ") + scalars[rng() % scalars.size()] + ", b: [" +
+                           scalars[rng() % scalars.size()] + "]}\n";
+                } else {
+                    doc += (seq ? "" : " ") + scalars[rng() % scalars.size()] + (rng() % 4 == 0 ? " # c" : "") + "\n";
+                }
+            }
+        };
+        gen(0, 0);
+        INFO(doc);
+        CHECK(compare_readers(doc) == "");
+    }
+}
+
+TEST_CASE("yaml: the fast reader agrees with yaml-cpp on mutated manifests, or declines", "[slow]") {
+    std::string base = qf_test::read_text(qf_test::source_dir() / "tests/golden/multi-team.yaml");
+    base = base.substr(0, base.find("\n---\n", 5000) + 1);  // whole documents only
+    std::mt19937 rng(std::getenv("QF_FUZZ_SEED") ? static_cast<unsigned>(std::atoi(std::getenv("QF_FUZZ_SEED"))) : 11u);
+    const std::string alphabet = " :-{}[]#'\"\n,ab1\t&*!|>?";
+    int taken = 0;
+    // QF_FUZZ_ROUNDS raises the count for a longer search by hand.
+    const int rounds = std::getenv("QF_FUZZ_ROUNDS") ? std::atoi(std::getenv("QF_FUZZ_ROUNDS")) : 1500;
+    for (int round = 0; round < rounds; ++round) {
+        std::string doc = base;
+        int edits = 1 + static_cast<int>(rng() % 3);
+        for (int k = 0; k < edits; ++k) {
+            std::size_t at = rng() % doc.size();
+            char c = alphabet[rng() % alphabet.size()];
+            switch (rng() % 3) {
+            case 0: doc.insert(doc.begin() + static_cast<std::ptrdiff_t>(at), c); break;
+            case 1: doc.erase(at, 1); break;
+            default: doc[at] = c;
+            }
+        }
+        bool t = false;
+        std::string diff = compare_readers(doc, &t);
+        taken += t;
+        if (!diff.empty()) {
+            INFO(doc);
+            CHECK(diff == "");
+        }
+    }
+    UNSCOPED_INFO("fast reader took " << taken << " of " << rounds << " mutated documents");
+    CHECK(taken > rounds / 15);
+}

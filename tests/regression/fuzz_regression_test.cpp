@@ -1,0 +1,112 @@
+// Inputs the fuzz targets (fuzz/, scripts/fuzz.sh) found, kept as regression
+// tests: each failed before its fix.
+#include <queueforge/engines/timeline.hpp>
+#include <queueforge/base/yaml_load.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace queueforge;
+
+// yaml-cpp reports nulls without end for a line starting with ",:"; the node
+// budget (4M) stopped it only after a second (half a minute under the
+// sanitizers) and 400 MB. Found by fuzz_thresholds, fuzz_scenario and
+// fuzz_policy as timeouts on 7- to 2,611-byte inputs.
+TEST_CASE("fuzz: a line starting with ',:' is a syntax error at once, not a flood of nodes", "[fuzz][yaml]") {
+    for (const std::string text : {std::string("\n,:lv1l\n"), std::string(",:a\n")}) {
+        INFO(text);
+        Diagnostics d;
+        LoadOptions slow;
+        slow.fast_path = false;
+        auto docs = load_yaml("x.yaml", text, d, slow);
+        CHECK(docs.empty());
+        REQUIRE(d.has_errors());
+        CHECK(d.all().front().rule == "yaml.syntax");
+        CHECK(d.all().front().message.find("nodes") == std::string::npos);
+        CHECK(d.all().front().mark.line >= 1);
+    }
+    Diagnostics d;
+    CHECK_FALSE(timeline::parse_thresholds("rangespec.yaml", "\n,:lv1l\n", d));
+    REQUIRE(d.has_errors());
+    CHECK(d.all().front().rule == "yaml.syntax");
+    CHECK(d.all().front().mark.line == 2);
+}
+
+// Many small aliases are still counted by the alias budget, not by the new
+// bound on the nodes yaml-cpp reports itself.
+TEST_CASE("fuzz: the bound on reported nodes leaves aliases and dense flow collections alone", "[fuzz][yaml]") {
+    std::string flow = "a: [";
+    for (int i = 0; i < 2000; ++i) flow += "{},";
+    flow += "{}]\nb: &x {k: v}\nc: [*x, *x, *x, *x]\n";
+    Diagnostics d;
+    LoadOptions slow;
+    slow.fast_path = false;
+    auto docs = load_yaml("x.yaml", flow, d, slow);
+    CHECK_FALSE(d.has_errors());
+    REQUIRE(docs.size() == 1);
+    CHECK(docs[0].root.find("a")->size() == 2001);
+}
+
+// The fast reader marked a document without "---" at column 1 of its first
+// line; yaml-cpp's path marks it at the first token, past the indentation.
+// Found by fuzz_yaml_diff on an indented excerpt of Kueue's generator.yaml.
+TEST_CASE("fuzz: both YAML paths mark an indented document without --- at its first token", "[fuzz][yaml]") {
+    for (const std::string text : {std::string("  a: 1\n"), std::string("# comment\n      a: 1\n      b: [x]\n")}) {
+        INFO(text);
+        Diagnostics fast_diags, slow_diags;
+        auto fast = load_yaml("x.yaml", text, fast_diags);
+        LoadOptions slow_opts;
+        slow_opts.fast_path = false;
+        auto slow = load_yaml("x.yaml", text, slow_diags, slow_opts);
+        REQUIRE(fast.size() == 1);
+        REQUIRE(slow.size() == 1);
+        CHECK(fast[0].start == slow[0].start);
+        CHECK(fast[0].start.col == fast[0].root.mark().col);
+    }
+}
+
+// "{a:{b: c}}": the fast reader took the colon glued to a plain key as a value
+// indicator, while yaml-cpp's path reports an empty key. The fast reader now
+// declines and both paths say the same. Found by fuzz_yaml_diff on a mutated
+// DataScienceCluster sample.
+TEST_CASE("fuzz: a flow-map colon glued to a plain key reads the same on both YAML paths", "[fuzz][yaml]") {
+    // "{nc?t: Q}" too: yaml-cpp reports an unknown token, the fast reader took it.
+    for (const std::string text : {std::string("a: {b:{c: d}}\n"), std::string("s: {x: 1, serving:{m: n}}\n"),
+                                   std::string("a: {nc?t: Q}\n"), std::string("a: {x: 1, n?t: Q}\n")}) {
+        INFO(text);
+        Diagnostics fast_diags, slow_diags;
+        auto fast = load_yaml("x.yaml", text, fast_diags);
+        LoadOptions slow_opts;
+        slow_opts.fast_path = false;
+        auto slow = load_yaml("x.yaml", text, slow_diags, slow_opts);
+        CHECK(fast_diags.all().size() == slow_diags.all().size());
+        CHECK(fast.size() == slow.size());
+    }
+    // JSON keeps the fast path: a quoted key may touch its colon.
+    Diagnostics d;
+    auto json = load_yaml("x.json", "{\"a\":{\"b\":1}}\n", d);
+    CHECK_FALSE(d.has_errors());
+    REQUIRE(json.size() == 1);
+    CHECK(json[0].root.find("a")->find("b")->text() == "1");
+}
+
+// A YAML float may be .inf or .nan: parse_thresholds handed its text to
+// std::stod, which throws on ".inf" (an uncaught exception: the fuzz target's
+// "deadly signal"). Found by fuzz_thresholds; now a positioned type error.
+TEST_CASE("fuzz: a threshold of .inf or .nan is a positioned error, not an exception", "[fuzz][timeline]") {
+    for (const std::string value : {std::string(".inf"), std::string("-.Inf"), std::string(".NaN")}) {
+        INFO(value);
+        Diagnostics d;
+        const std::string text = "clusterQueueClassesMinUsage:\n  cq: " + value + "\n";
+        CHECK_FALSE(timeline::parse_thresholds("rangespec.yaml", text, d));
+        REQUIRE(d.has_errors());
+        CHECK(d.all().front().message.find("finite number") != std::string::npos);
+        CHECK(d.all().front().mark.line == 2);
+        CHECK(d.all().front().mark.column == 7);
+    }
+    Diagnostics d;
+    auto t = timeline::parse_thresholds("rangespec.yaml", "clusterQueueClassesMinUsage:\n  cq: +12.5\n  b: 3e1\n", d);
+    REQUIRE(t);
+    REQUIRE(t->cq_min_usage.size() == 2);
+    CHECK(t->cq_min_usage[0].second == 12.5);
+    CHECK(t->cq_min_usage[1].second == 30.0);
+}
