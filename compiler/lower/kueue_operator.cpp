@@ -82,7 +82,7 @@ void lower_kueue_operator(Context& ctx) {
     Trace tr(records);
     Trace cfg_tr = tr.field("spec").field("config");
 
-    // ---- frameworks, in the order of the release's enum -------------------
+    // ---- frameworks ---------------------------------------------------------
     std::map<std::string, Origin> wanted;
     auto want = [&](const std::string& f, Origin from, Mark at, const std::string& because) {
         if (std::find(rel->frameworks.begin(), rel->frameworks.end(), f) == rel->frameworks.end()) {
@@ -121,11 +121,11 @@ void lower_kueue_operator(Context& ctx) {
         }
         want(f.value, {f.mark, Derivation::Written, {}}, f.mark, "spec.kueueOperator.frameworks");
     }
+    // Sorted by name, as the OpenShift AI operator writes them
+    // (kueue_config.go convertIntegrations: slices.Sort).
     Node frameworks = Node::sequence();
-    for (const auto& f : rel->frameworks) {
-        auto it = wanted.find(f);
-        if (it == wanted.end()) continue;
-        cfg_tr.field("integrations").field("frameworks").item(frameworks.items().size()).set(it->second);
+    for (const auto& [f, from] : wanted) {
+        cfg_tr.field("integrations").field("frameworks").item(frameworks.items().size()).set(from);
         frameworks.push(Node::string(f));
     }
     if (frameworks.items().empty())

@@ -81,10 +81,10 @@ metadata:
   config:
     integrations:
       frameworks:
-        - PyTorchJob
         - Deployment
-        - StatefulSet
         - LeaderWorkerSet
+        - PyTorchJob
+        - StatefulSet
     workloadManagement:
       labelPolicy: QueueName
     gangScheduling:

@@ -78,6 +78,13 @@ std::optional<Quantity> largest_node(const Inventory& inv, const Labels& node_la
         }
         if (!match) continue;
         auto q = quantity_quiet(present(present(present(&n->doc, "status"), "allocatable"), resource));
+        // A site's pool is one Node holding all of its nodes (lower/pool_nodes.cpp).
+        const std::string count = text(present(present(present(&n->doc, "metadata"), "annotations"), "queueforge.io/pool-nodes"));
+        if (q && !count.empty()) {
+            std::int64_t k = 0;
+            for (char c : count) k = (c >= '0' && c <= '9' && k < 1'000'000'000) ? k * 10 + (c - '0') : -1;
+            q = k > 0 ? q->scale(1, k) : std::nullopt;
+        }
         if (q && (!best || q->compare(*best) > 0)) best = q;
     }
     return best;
@@ -142,7 +149,8 @@ void check_identifiers(const Reporter& rep, const Node* spec) {
 
 }  // namespace
 
-void check_hardware_profiles(const Inventory& inv, const std::vector<Resource>& resources, Diagnostics& diags) {
+void check_hardware_profiles(const Inventory& inv, const std::vector<Resource>& resources, const Target* target,
+                             Diagnostics& diags) {
     std::set<std::string> priority_classes;
     bool any_wpc = false;
     for (const auto& r : resources)
@@ -158,6 +166,17 @@ void check_hardware_profiles(const Inventory& inv, const std::vector<Resource>& 
     for (const auto& r : resources) {
         if (r.ref.kind != "HardwareProfile" || api_group(r.ref.api_version) != platform::kHardwareProfileGroup) continue;
         const Reporter rep{r, diags};
+        if (target) {
+            // v1alpha1 from OpenShift AI 2.23; v1 (v1alpha1 still served) from 3.0.
+            const std::string served = platform::hardware_profile_api_version(*target);
+            const bool ok = !served.empty() && (r.ref.api_version == served || r.ref.api_version.ends_with("/v1alpha1"));
+            if (!ok)
+                rep.error("target.hardware-profile", present(&r.doc, "apiVersion"), "apiVersion",
+                          r.ref.api_version + " HardwareProfile is not served by target " + target->name +
+                              (served.empty() ? " (HardwareProfiles of type Queue need OpenShift AI " +
+                                                    platform::first_hardware_profile_release().to_string() + " or newer)"
+                                              : " (it serves " + served + ")"));
+        }
         const Node* spec = present(&r.doc, "spec");
         const Node* sched = present(spec, "scheduling");
         if (sched) check_scheduling_cel(rep, sched);

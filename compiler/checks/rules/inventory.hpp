@@ -34,7 +34,8 @@ void check_cohort_cycles(const Inventory& inv, Diagnostics& diags);
 void check_namespaces(const Inventory& inv, Diagnostics& diags);
 void check_capacity(const Inventory& inv, Diagnostics& diags);
 void check_tenant_rbac(const std::vector<Resource>& resources, Diagnostics& diags);
-void check_hardware_profiles(const Inventory& inv, const std::vector<Resource>& resources, Diagnostics& diags);
+void check_hardware_profiles(const Inventory& inv, const std::vector<Resource>& resources, const Target* target,
+                             Diagnostics& diags);
 void check_kueue_config(const Inventory& inv, const std::vector<Resource>& resources, const std::vector<Resource>* samples,
                         const Target* target, Diagnostics& diags);
 void check_target_apis(const std::vector<Resource>& resources, const Target& target, Diagnostics& diags);
