@@ -84,7 +84,7 @@ metadata:
   namespace: redhat-ods-applications
 )"));
     CHECK(has(out, "    queueforge.io/namespaces: team-a,team-a-dev\n"));
-    CHECK(has(out, "    opendatahub.io/display-name: 'team-a: a100'\n"));
+    CHECK(has(out, "    opendatahub.io/display-name: \"team-a: a100\"\n"));
     // Accelerator max: team-a's quota (4) below the node's 8; team-b's 16 is capped at the node's 8.
     CHECK(has(out, R"(    - displayName: nvidia.com/gpu
       identifier: nvidia.com/gpu
@@ -172,21 +172,21 @@ TEST_CASE("hardware profiles: bad profiles are positioned errors", "[hwp]") {
         std::string part;
     };
     const std::vector<Case> cases{
-        {"  hardwareProfiles:\n    profiles: [{name: p, team: team-x}]\n", "site.unknown-team", 26, 31, "did you mean \"team-a\""},
-        {"  hardwareProfiles:\n    profiles: [{name: p, pool: a10}]\n", "site.unknown-pool", 26, 31, "unknown pool \"a10\""},
+        {"  hardwareProfiles:\n    profiles: [{name: p, team: team-x}]\n", "site.unknown-team", 26, 32, "did you mean \"team-a\""},
+        {"  hardwareProfiles:\n    profiles: [{name: p, pool: a10}]\n", "site.unknown-pool", 26, 32, "unknown pool \"a10\""},
         {"  hardwareProfiles:\n    profiles: [{name: p, team: team-a, priorityClass: hihg}]\n", "site.unknown-priority-class", 26,
-         56, "did you mean \"high\""},
+         55, "did you mean \"high\""},
         {"  hardwareProfiles:\n    profiles: [{name: p}]\n", "site.hardware-profile", 26, 16, "give team, pool or both"},
         // Pool-only: team-a's LocalQueue is "default", team-b's "b-queue".
         {"  hardwareProfiles:\n    profiles: [{name: p, pool: a100}]\n", "site.hardware-profile", 26, 16,
          "different LocalQueue names (b-queue, default)"},
-        {"  hardwareProfiles:\n    profiles: [{name: p, pool: cpu, accelerator: {max: 2}}]\n", "site.hardware-profile", 26, 48,
+        {"  hardwareProfiles:\n    profiles: [{name: p, pool: cpu, accelerator: {max: 2}}]\n", "site.hardware-profile", 26, 50,
          "allocates no accelerator"},
-        {"  hardwareProfiles:\n    profiles: [{name: p, team: team-a, accelerator: {max: 2}}]\n", "site.hardware-profile", 26, 51,
+        {"  hardwareProfiles:\n    profiles: [{name: p, team: team-a, accelerator: {max: 2}}]\n", "site.hardware-profile", 26, 53,
          "accelerator needs a pool"},
         {"  hardwareProfiles:\n    profiles: [{name: p, team: team-a, cpu: {min: 4, default: 2}}]\n", "site.hardware-profile", 26,
-         62, "default (2) is below min (4)"},
-        {"  hardwareProfiles:\n    profiles: [{name: p, team: team-a, gpu: {max: 2}}]\n", "site.unknown-field", 26, 43, ""},
+         63, "default (2) is below min (4)"},
+        {"  hardwareProfiles:\n    profiles: [{name: p, team: team-a, gpu: {max: 2}}]\n", "site.unknown-field", 26, 40, ""},
     };
     for (const auto& c : cases) {
         Diagnostics d;
@@ -218,7 +218,7 @@ TEST_CASE("hardware profiles: validate checks the site's profiles against its qu
     CHECK(has(node[0].message, "a100 8"));
     auto quota = with_rule(d, "hwp.max-exceeds-quota");
     REQUIRE_FALSE(quota.empty());
-    CHECK(has(quota[0].message, "ClusterQueue team-a can admit for one workload in any flavor (a100: 4 (nominalQuota 4))"));
+    CHECK(has(quota[0].message, "ClusterQueue team-a can admit for one workload in any flavor (a100: 4 (nominalQuota 4); cpu: 0"));
     // The generated default profiles pass.
     auto ok = validate_text(site_text("rhoai-3.5", "  hardwareProfiles: {perTeamAndPool: true, priorityClass: high}\n"));
     INFO(qf_test::messages(ok));

@@ -99,9 +99,9 @@ metadata:
         usageHalfLifeTimeSeconds: 1800
         resourceWeights:
           - name: cpu
-            weight: '0.5'
+            weight: "0.5"
           - name: nvidia.com/gpu
-            weight: '2'
+            weight: "2"
 )"));
     // The CR comes before any queue (sync wave -15).
     CHECK(out.find("kind: Kueue\n") < out.find("kind: ClusterQueue\n"));

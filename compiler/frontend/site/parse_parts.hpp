@@ -16,7 +16,8 @@ bool read_patch(const Reader& r, const Node& n, const std::string& what, Patch& 
 bool read_passthrough(const Reader& r, const Node& n, const std::string& what, Node& out);
 bool read_hardware_profile(const Reader& r, const Node& n, const std::string& what, HardwareProfile& out);
 void read_hardware_profiles(const Reader& r, const Node& n, HardwareProfiles& out);
-void read_kueue_operator(const Reader& r, const Node& n, KueueOperator& out);
+// `key` is where `kueueOperator:` is written (an empty section has no position of its own).
+void read_kueue_operator(const Reader& r, const Node& n, Mark key, KueueOperator& out);
 
 // Shared by teams and cohorts.
 void read_quota(const Reader& r, const Node* n, const std::string& what, std::vector<QuotaEntry>& out);

@@ -78,9 +78,9 @@ void read_hardware_profiles(const Reader& r, const Node& n, HardwareProfiles& ou
     }
 }
 
-void read_kueue_operator(const Reader& r, const Node& n, KueueOperator& out) {
+void read_kueue_operator(const Reader& r, const Node& n, Mark key, KueueOperator& out) {
     const std::string what = "spec.kueueOperator";
-    out.mark = n.mark();
+    out.mark = n.is_null() ? key : n.mark();
     if (n.is_null()) return;  // `kueueOperator:` alone: emit the CR with what the site implies
     if (!r.expect_map(n, what,
                       {"frameworks", "labelPolicy", "gangScheduling", "preemptionPolicy", "admissionFairSharing"}))

@@ -146,7 +146,8 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
     read_list(r, spec->find("patches"), "spec.patches", s.patches, read_patch);
     read_list(r, spec->find("passthrough"), "spec.passthrough", s.passthrough, read_passthrough);
     if (const Node* h = spec->find("hardwareProfiles")) read_hardware_profiles(r, *h, s.hardware_profiles.emplace());
-    if (const Node* k = spec->find("kueueOperator")) read_kueue_operator(r, *k, s.kueue_operator.emplace());
+    for (const auto& e : spec->entries())
+        if (e.key == "kueueOperator") read_kueue_operator(r, e.value, e.key_mark, s.kueue_operator.emplace());
 
     if (diags.count(Severity::Error) > errors_before) return std::nullopt;
     return s;
