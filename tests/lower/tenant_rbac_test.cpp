@@ -195,3 +195,25 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: Group, name: platform-adm
     REQUIRE(qf_test::has_rule(d, "rbac.operator-owned-binding"));
     CHECK(d.count(Severity::Error) == 0);
 }
+
+// `validate` of a site with members used to fail with schema.missing: there
+// was no built-in RoleBinding schema. The emitted bindings now check clean,
+// and a hand-written binding without roleRef is the API server's error.
+TEST_CASE("tenant rbac: validate checks the emitted RoleBindings against the built-in schema", "[rbac]") {
+    qf_test::TempDir dir;
+    qf_test::write_text(dir.path / "queueforge-site.yaml",
+                        site_text("kueue-0.16", "      namespaces: [team-a]\n      members: {groups: [ml-team-a]}\n"));
+    auto r = qf_test::run_cli("validate " + qf_test::shell_quote(dir.path.string()));
+    INFO(r.out << r.err);
+    CHECK(r.exit == 0);
+    CHECK_FALSE(has(r.out + r.err, "schema.missing"));
+
+    qf_test::write_text(dir.path / "binding.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\n"
+                                                   "metadata: {name: b, namespace: team-a}\n"
+                                                   "subjects: [{kind: Group, apiGroup: rbac.authorization.k8s.io}]\n");
+    auto bad = qf_test::run_cli("validate " + qf_test::shell_quote((dir.path / "binding.yaml").string()));
+    INFO(bad.out << bad.err);
+    CHECK(bad.exit == 1);
+    CHECK(has(bad.out + bad.err, "roleRef"));
+    CHECK(has(bad.out + bad.err, "subjects[0].name"));
+}

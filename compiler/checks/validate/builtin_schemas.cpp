@@ -53,6 +53,7 @@ constexpr BuiltinKind kBuiltins[] = {
     {"core/v1/node.yaml", "v1", "Node"},
     {"core/v1/limitrange.yaml", "v1", "LimitRange"},
     {"scheduling/v1/priorityclass.yaml", "scheduling.k8s.io/v1", "PriorityClass"},
+    {"rbac/v1/rolebinding.yaml", "rbac.authorization.k8s.io/v1", "RoleBinding"},
     {"batch/v1/job.yaml", "batch/v1", "Job"},
     {"apps/v1/deployment.yaml", "apps/v1", "Deployment"},
     {"apps/v1/statefulset.yaml", "apps/v1", "StatefulSet"},
