@@ -78,7 +78,7 @@ TEST_CASE("queues: a site's LocalQueue with the capacity engine's figures", "[te
     CHECK(fit(q, "h100", "nvidia.com/gpu").largest_pod == "8");
     CHECK(fit(q, "h100", "nvidia.com/gpu").max_burst == "24");
     CHECK(fit(q, "h100", "nvidia.com/gpu").guaranteed == "8");
-    CHECK(flavor(q, "h100").node == "h100 pool");
+    CHECK(flavor(q, "h100").node == "pool h100");
     CHECK(flavor(q, "h100").nodes == 4);
     CHECK(flavor(q, "h100").taints == std::vector<std::string>{"nvidia.com/gpu=true:NoSchedule"});
     CHECK(flavor(q, "cpu").taints.empty());
@@ -112,7 +112,7 @@ TEST_CASE("queues: why a LocalQueue cannot admit anything", "[tenant]") {
     std::vector<std::string> order;
     for (const auto& q : r.queues) order.push_back(q.kind.substr(0, 1) + ":" + q.namespace_ + "/" + q.name);
     CHECK(order == std::vector<std::string>{"L:team-a/borrowed", "L:team-a/ghost", "L:team-a/main", "L:team-a/paused",
-                                            "H:redhat-ods-applications/gpu-large", "H:team-a/off", "H:team-a/typo",
+                                            "H:redhat-ods-applications/gpu-large", "H:team-a/switched-off", "H:team-a/typo",
                                             "H:team-a/urgent"});
     CHECK(r.any_usable());
 }
@@ -166,7 +166,7 @@ TEST_CASE("queues: the HardwareProfiles the dashboard offers in a namespace", "[
     CHECK(queue(r, "HardwareProfile", "typo").problem ==
           "LocalQueue mian does not exist in namespace team-a: the dashboard hides the profile");
     CHECK(queue(r, "HardwareProfile", "urgent").problem == "WorkloadPriorityClass urgent does not exist");
-    CHECK(queue(r, "HardwareProfile", "off").problem == "the profile is disabled (annotation opendatahub.io/disabled)");
+    CHECK(queue(r, "HardwareProfile", "switched-off").problem == "the profile is disabled (annotation opendatahub.io/disabled)");
     for (const auto& q : r.queues) {
         CHECK(q.name != "elsewhere");     // its LocalQueue exists in no namespace
         CHECK(q.name != "node-profile");  // not a Queue profile

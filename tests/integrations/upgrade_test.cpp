@@ -165,3 +165,27 @@ TEST_CASE("upgrade-check: the CLI and its exit codes", "[upgrade][cli]") {
     CHECK(bad.exit == 1);
     CHECK(bad.err.find("bad.yaml:") != std::string::npos);
 }
+
+TEST_CASE("upgrade-check: OpenShift AI 3.0 refuses the embedded Kueue", "[upgrade]") {
+    // A hand-written DataScienceCluster keeps kueue Managed: it breaks.
+    auto written = run("tests/fixtures/upgrade/dsc-managed.yaml", "rhoai-2.25", "rhoai-3.0");
+    const auto* states = change(written, "dsc-kueue-states");
+    REQUIRE(states);
+    CHECK(states->severity == Severity::Error);
+    REQUIRE(states->subjects.size() == 1);
+    CHECK(states->subjects[0].what == "DataScienceCluster default-dsc (kueue Managed)");
+    CHECK(written.breaks());
+    // A site's DataScienceCluster is rendered for 3.0 (Unmanaged): it does
+    // not break, but the Red Hat build of Kueue must be installed first.
+    auto site = run("examples/multi-team", "rhoai-2.25", "rhoai-3.0");
+    INFO(upgrade::render_text(site));
+    REQUIRE(change(site, "dsc-kueue-states"));
+    CHECK(change(site, "dsc-kueue-states")->subjects.empty());
+    const auto* provider = change(site, "kueue-provider");
+    REQUIRE(provider);
+    CHECK(provider->severity == Severity::Warning);
+    CHECK_FALSE(provider->subjects.empty());
+    CHECK_FALSE(site.breaks());
+    // Back from 3.0 to 2.25 the same site loses nothing it uses.
+    CHECK_FALSE(run("examples/multi-team", "rhoai-3.0", "rhoai-2.25").breaks());
+}

@@ -20,7 +20,7 @@ void add_pools(const site::Site& s, Inputs& in) {
     for (const auto& p : s.pools) {
         NodeShape n;
         n.flavor = p.name.value;
-        n.name = p.name.value + " pool";
+        n.name = "pool " + p.name.value;
         n.count = p.nodes ? p.nodes->value : 0;
         for (const auto& a : p.allocatable)
             if (a.absolute && !a.resource.empty()) n.allocatable.emplace(a.resource, *a.absolute);

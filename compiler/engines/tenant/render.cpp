@@ -71,7 +71,7 @@ std::string block(const Queue& q) {
     for (const auto& f : q.flavors) {
         std::string s = f.flavor + ": ";
         if (f.node.empty()) s += "no node known";
-        else s += std::to_string(f.nodes) + (f.nodes == 1 ? " node" : " nodes") + ", largest " + f.node;
+        else s += std::to_string(f.nodes) + (f.nodes == 1 ? " node" : " nodes") + ", largest: " + f.node;
         if (!f.taints.empty()) s += ", pods must tolerate " + join(f.taints, " and ");
         nodes.push_back(std::move(s));
     }

@@ -80,7 +80,7 @@ Concerns default_concerns(Fact f) {
     switch (f) {
         case Fact::DscApi:
         case Fact::Components: return Concerns::Dsc;
-        case Fact::KueueStates:
+        case Fact::KueueStates: return Concerns::DscKueueState;
         case Fact::DscDefaultQueueFields:
         case Fact::AutoCreateQueues: return Concerns::DscKueue;
         case Fact::KueueApi: return Concerns::SiteQueues;

@@ -3,6 +3,7 @@
 
 #include <queueforge/model/cluster.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -169,6 +170,20 @@ std::vector<Subject> subjects(const Change& c, const Repo& repo, const Target& f
                 const Node* state = k->find("managementState");
                 out.push_back(subject(r, named(r) + (state ? " (kueue " + state->text() + ")" : std::string())));
             });
+            return out;
+        }
+        case Concerns::DscKueueState: {
+            // A site's DataScienceCluster is rendered for the new target;
+            // a hand-written one keeps its state.
+            std::vector<Subject> out;
+            const Component* kueue = to.component("kueue");
+            for (const auto& r : repo.written) {
+                if (r.ref.kind != "DataScienceCluster") continue;
+                const Node* state = at(&r.doc, {"spec", "components", "kueue", "managementState"});
+                if (!state || !kueue) continue;
+                if (std::find(kueue->states.begin(), kueue->states.end(), state->text()) == kueue->states.end())
+                    out.push_back(subject(r, named(r) + " (kueue " + state->text() + ")"));
+            }
             return out;
         }
         case Concerns::DscComponents: {

@@ -37,7 +37,7 @@ namespace queueforge::tenant {
 // One node shape of a flavor: a site pool (count = its nodes) or one Node.
 struct NodeShape {
     std::string flavor;
-    std::string name;  // the pool ("h100 pool") or the Node's name
+    std::string name;  // "pool h100" or the Node's name
     std::int64_t count = 1;
     std::map<std::string, Quantity> allocatable;
 };

@@ -61,6 +61,7 @@ enum class Concerns {
     DefaultPriorityClass, // a WorkloadPriorityClass named "default"
     Dsc,                  // a DataScienceCluster
     DscKueue,             // a DataScienceCluster with a kueue component
+    DscKueueState,        // a hand-written DataScienceCluster whose kueue managementState the other target refuses
     DscComponents,        // DataScienceCluster components the other target does not have
     TeamNamespaces,       // namespaces with LocalQueues
     DefaultQueues,        // queues named "default" (the operator's names) or LocalQueues pointing at one
