@@ -189,3 +189,14 @@ TEST_CASE("upgrade-check: OpenShift AI 3.0 refuses the embedded Kueue", "[upgrad
     // Back from 3.0 to 2.25 the same site loses nothing it uses.
     CHECK_FALSE(run("examples/multi-team", "rhoai-3.0", "rhoai-2.25").breaks());
 }
+
+TEST_CASE("upgrade-check: a downgrade breaks hand-written objects, not what a site re-renders", "[upgrade]") {
+    // The site's Cohorts are v1beta2 on 3.5 and rendered as v1beta1 for 3.4.
+    auto site = run("examples/rhoai-3", "rhoai-3.5", "rhoai-3.4");
+    CHECK_FALSE(site.upgrade);
+    const auto* cohorts = change(site, "cohort-api");
+    REQUIRE(cohorts);
+    CHECK(cohorts->severity == Severity::Error);
+    CHECK(cohorts->subjects.empty());
+    CHECK_FALSE(site.breaks());
+}

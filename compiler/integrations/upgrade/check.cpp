@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace queueforge::upgrade {
@@ -153,7 +154,16 @@ std::optional<Report> check(const Options& opts, Diagnostics& diags) {
     }
 
     report.changes = platform_changes(report.from, report.to);
-    for (auto& c : report.changes) c.subjects = subjects(c, repo, report.from, report.to, report.upgrade);
+    // A site is compiled for the new target: what would break it shows as
+    // findings of that compilation. A breaking change therefore concerns
+    // the hand-written objects only, never what a site emits.
+    std::set<std::string> site_files;
+    for (const auto& s : repo.sites) site_files.insert(s.file);
+    for (auto& c : report.changes) {
+        c.subjects = subjects(c, repo, report.from, report.to, report.upgrade);
+        if (c.severity == Severity::Error)
+            std::erase_if(c.subjects, [&](const Subject& s) { return site_files.count(s.file) > 0; });
+    }
     return report;
 }
 
