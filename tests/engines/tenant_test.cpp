@@ -229,4 +229,13 @@ TEST_CASE("queues: the CLI, exit codes and bad input", "[tenant][cli]") {
     auto bad = qf_test::run_cli("queues -n x " + qf_test::shell_quote((tmp.path / "bad.yaml").string()));
     CHECK(bad.exit == 1);
     CHECK(bad.err.find("bad.yaml:") != std::string::npos);
+    // A site with an error: its positioned finding, exit 1, nothing on stdout.
+    qf_test::write_text(tmp.path / "site" / "queueforge-site.yaml",
+                        "apiVersion: queueforge.io/v1alpha1\nkind: Site\nmetadata: {name: broken}\nspec:\n"
+                        "  target: kueue-0.20\n  pools: [{name: gpu}]\n  teams:\n    - name: a\n      namespaces: [a]\n"
+                        "      quota: [{pool: nowhere, nominal: {cpu: 1}}]\n");
+    auto site = qf_test::run_cli("queues -n a " + qf_test::shell_quote((tmp.path / "site").string()));
+    CHECK(site.exit == 1);
+    CHECK(site.out.empty());
+    CHECK(site.err.find("queueforge-site.yaml:10:") != std::string::npos);
 }
