@@ -122,7 +122,7 @@ constexpr ReleaseNote kNotes[] = {
      W, "Kueue goes back to the Red Hat build of Kueue 1.2 (Kueue 0.14)",
      "rhods-operator eaae2f77 \"upgrade kueue to 1.3\" (2026-05-14), CI channel stable-v1.4; openshift-ai.md section 2"},
     {AI, {3, 5, 0}, KueueApi, C::SiteQueues, "kueue-api",
-     N, "queueforge emits kueue.x-k8s.io/v1beta2 (v1beta1 stays served, deprecated): re-render, the cluster converts stored objects",
+     N, "the sites are emitted as kueue.x-k8s.io/v1beta2 (v1beta1 stays served, deprecated): re-render them, the cluster converts stored objects",
      W, "kueue.x-k8s.io/v1beta2 is not served below 3.5: queueforge emits v1beta1 again",
      "the DSC operator picks v1beta2 when the ClusterQueue CRD serves it (rhods-operator rhoai-3.5 kueue controller); Red Hat build of Kueue 1.3 = Kueue 0.16; openshift-ai.md section 2"},
     {AI, {3, 5, 0}, CohortApi, C::CohortObjects, "cohort-api",
