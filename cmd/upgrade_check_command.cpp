@@ -15,6 +15,14 @@ struct UpgradeFlags {
     GateFlags gate;
 };
 
+// -o: the upgrade report (text, json) or any findings format but those two.
+std::string output_names() {
+    std::string out = "text, json";
+    for (const auto& fmt : report_formats())
+        if (fmt.name != "text" && fmt.name != "json") out += ", " + std::string(fmt.name);
+    return out;
+}
+
 // The rule configuration (.queueforge.yaml, --disable, ...) applies to the
 // findings as it does for validate, so a finding the repository switched off
 // does not break its upgrade either.
@@ -30,8 +38,7 @@ int run_upgrade_check(const UpgradeFlags& f) {
     const bool own = f.output == "text" || f.output == "json";
     const ReportFormat* format = own ? nullptr : find_report_format(f.output);
     if (!own && (!format || f.output == "text" || f.output == "json")) {
-        std::cerr << "queueforge upgrade-check: unknown output format \"" << f.output
-                  << "\" (text, json, sarif, junit, github)\n";
+        std::cerr << "queueforge upgrade-check: unknown output format \"" << f.output << "\" (" << output_names() << ")\n";
         return kUsage;
     }
     for (const auto* t : {&f.from, &f.to}) {
@@ -72,7 +79,7 @@ Command add_upgrade_check(CLI::App& app) {
     sub->add_option("paths", flags->paths, "Sites (files or folders) and manifests (default: .)");
     sub->add_option("--from", flags->from, "The target the cluster runs now (e.g. rhoai-3.4, kueue-0.19)")->required();
     sub->add_option("--to", flags->to, "The target it moves to (e.g. rhoai-3.5, kueue-0.20)")->required();
-    sub->add_option("-o,--output", flags->output, "Output format: text, json, or a findings format: sarif, junit, github");
+    sub->add_option("-o,--output", flags->output, "Output format: " + output_names() + " (the last ones: findings formats)");
     add_gate_flags(*sub, flags->gate);
     sub->footer(R"(For each cluster beneath the paths: the platform changes between the two targets (API versions
 and fields served, defaults, limits, DataScienceCluster components and states, the operator's
