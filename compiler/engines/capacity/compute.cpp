@@ -223,4 +223,11 @@ Report compute(const site::Site& s, const Lowered& lowered) {
     return r;
 }
 
+std::vector<Team> teams_of(const model::Cluster& cluster) {
+    QuotaTree t = build_tree(cluster);
+    std::vector<Team> out;
+    for (const auto& [name, id] : t.queues) out.push_back(team_of(t, id));
+    return out;
+}
+
 }  // namespace queueforge::capacity

@@ -1,6 +1,10 @@
 // The OpenShift AI and Kueue version matrix. Every fact cites the section of
 // /work/shared/openshift-ai.md (or kueue-semantics.md) it comes from; cells the
-// facts mark UNSURE say which way queueforge decided and why.
+// facts mark UNSURE say which way queueforge decided and why. The primary
+// source of each change from one row to the next (operator commit, pull
+// request, changelog entry) is its entry in release_notes.cpp, which
+// upgrade-check shows; tests/frontend/release_notes_test.cpp fails when a
+// row changes a fact without one.
 #include "matrix.hpp"
 
 #include <array>

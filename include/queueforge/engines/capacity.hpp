@@ -29,6 +29,7 @@
 // promise the nodes cannot keep, which the pools' commit ratio shows.
 #include <queueforge/base/diagnostics.hpp>
 #include <queueforge/lower.hpp>
+#include <queueforge/model/cluster.hpp>
 #include <queueforge/base/quantity.hpp>
 #include <queueforge/frontend/site.hpp>
 
@@ -140,6 +141,11 @@ Report compute(const site::Site& site, const Lowered& lowered);
 struct LoadOptions {
     std::string target;  // --target: replaces the site's target
 };
+// The quota rows of every ClusterQueue of a typed cluster, without a site
+// (no pools: largest_pod stays unset), by ClusterQueue name: the figures the
+// tenant view (`queues --namespace`) shows per queue.
+std::vector<Team> teams_of(const model::Cluster& cluster);
+
 // A site file (or a folder holding queueforge-site.yaml), parsed, lowered
 // and measured. nullopt when the site has errors (in `diags`); `sources`
 // receives the text read, for carets.
