@@ -43,10 +43,10 @@ const std::string& file_of(const FieldOrigin& f, const RenderOptions& o) {
 
 // The lines of the file that set the value; null when its text is not known.
 std::optional<SourceLines> lines_of(const FieldOrigin& f, const RenderOptions& o) {
-    if (!f.mark.file) return o.site ? std::optional<SourceLines>(*o.site) : std::nullopt;
-    if (o.bases)
-        for (const auto& b : *o.bases)
-            if (b.path == *f.mark.file) return SourceLines(b);
+    if (!o.sources) return std::nullopt;
+    const std::string& file = file_of(f, o);
+    for (const auto& s : *o.sources)
+        if (s.path == file) return SourceLines(s);
     return std::nullopt;
 }
 

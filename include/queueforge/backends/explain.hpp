@@ -82,10 +82,10 @@ std::string unknown_field_message(const Resolver& r, std::string_view path);
 
 struct RenderOptions {
     std::string display_file;  // how the site file is named in the output
-    const SourceText* site = nullptr;  // for the source line and caret; none = no excerpt
-    // The bases the site extends (spec.extends): a value a base set is shown
-    // at the base's file (Mark::file) and line.
-    const std::vector<SourceText>* bases = nullptr;
+    // The texts of the site (named display_file) and of the bases it extends
+    // (spec.extends: a value a base set is shown at the base's file,
+    // Mark::file, and line), for the source line and caret; none = no excerpt.
+    const std::vector<SourceText>* sources = nullptr;
 };
 
 // The object header, then each field: value, file:line:col, rule, and the

@@ -14,12 +14,6 @@
 namespace queueforge {
 
 
-// An object that was checked, so that JUnit can list the ones that passed too.
-struct CheckedObject {
-    std::string file;
-    ObjectRef object;
-};
-
 struct ReportContext {
     std::string tool_name = "queueforge";
     std::string tool_version;             // e.g. "0.1.0"
