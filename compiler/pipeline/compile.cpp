@@ -2,7 +2,9 @@
 // own folder (docs/architecture.md).
 #include <queueforge/compile.hpp>
 
+#include <queueforge/base/provenance.hpp>
 #include <queueforge/base/yaml_load.hpp>
+#include <queueforge/checks/rules.hpp>
 #include <queueforge/frontend/site_parse.hpp>
 
 #include <filesystem>
@@ -47,6 +49,48 @@ std::optional<site::Site> read_site(const CompileInputs& in, Compilation& c) {
     return s;
 }
 
+// Where a finding on a lowered object belongs in the site: the provenance of
+// the field it names (explain's answer), else of the nearest field above it
+// that the object has, else the site element the object was lowered from.
+Mark site_position(const Object& o, const std::string& path) {
+    const provenance::Resolver r(o);
+    auto steps = provenance::parse_path(path);
+    if (!steps) return o.origin;
+    while (!steps->empty()) {
+        std::string at;
+        for (const auto& s : *steps) at = s.is_index ? provenance::append_index(at, s.index) : provenance::append_key(at, s.key);
+        if (auto f = r.field(at); f && f->mark.known()) return f->mark;
+        steps->pop_back();
+    }
+    const auto whole = r.whole();
+    return whole.mark.known() ? whole.mark : o.origin;
+}
+
+// Kueue's webhook and CEL rules (checks/rules, the one implementation that
+// validate runs too) over the lowered objects: what the API server would
+// refuse is refused here, at the site position each value came from. Only
+// errors: advice on objects (V2) is validate's, at the objects.
+void check_lowered(const site::Site& s, std::vector<Object>& objects, Diagnostics& diags) {
+    for (auto& o : objects) {
+        Resource r;
+        r.file = s.file;
+        r.ref = {o.api_version, o.kind, o.namespace_, o.name};
+        r.doc = std::move(o.doc);  // borrowed for the check, returned below
+        Diagnostics found;
+        rules::check_object(r, found);
+        o.doc = std::move(r.doc);
+        for (auto d : found.all()) {
+            if (d.severity != Severity::Error) continue;
+            d.file = s.file;
+            d.mark = site_position(o, d.path);
+            // validate's wording, with the object it is about: the path is
+            // the emitted object's, the position the site's.
+            d.message = d.object.display() + ": " + d.message;
+            diags.add(std::move(d));
+        }
+    }
+}
+
 }  // namespace
 
 Compilation compile(const CompileInputs& in) {
@@ -64,6 +108,13 @@ Compilation compile(const CompileInputs& in) {
     if (c.diagnostics.count(Severity::Error) > errors) return c;
     c.lowered = lower_site(*c.site, c.diagnostics, {.target_override = in.target});
     if (!c.lowered) return c;
+    const std::size_t before = c.diagnostics.count(Severity::Error);
+    check_lowered(*c.site, c.lowered->objects, c.diagnostics);
+    if (c.diagnostics.count(Severity::Error) > before) {
+        // Like any other error in the site: nothing is emitted.
+        c.lowered.reset();
+        return c;
+    }
     c.model = model::build_cluster(c.lowered->objects);
     return c;
 }

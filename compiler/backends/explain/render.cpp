@@ -5,25 +5,6 @@
 
 #include <optional>
 
-namespace queueforge {
-
-const char* derivation_name(Derivation d) {
-    switch (d) {
-    case Derivation::Object: return "object";
-    case Derivation::Written: return "written";
-    case Derivation::Share: return "share";
-    case Derivation::TeamDefaults: return "teamDefaults";
-    case Derivation::Default: return "default";
-    case Derivation::Target: return "target";
-    case Derivation::ZeroFilled: return "zero-filled";
-    case Derivation::Formed: return "formed";
-    case Derivation::Generated: return "generated";
-    }
-    return "written";
-}
-
-}  // namespace queueforge
-
 namespace queueforge::explain {
 
 namespace {
