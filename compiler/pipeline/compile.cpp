@@ -8,6 +8,8 @@
 #include <queueforge/frontend/site_parse.hpp>
 
 #include <filesystem>
+#include <set>
+#include <tuple>
 
 namespace queueforge {
 
@@ -66,12 +68,26 @@ Mark site_position(const Object& o, const std::string& path) {
     return whole.mark.known() ? whole.mark : o.origin;
 }
 
+// Manifests under spec.passthrough are the user's, emitted as written and
+// never lowered: like any manifest, validate checks them, not the compile step.
+std::set<std::tuple<std::string, std::string, std::string>> passed_through(const site::Site& s) {
+    auto text = [](const Node* n) { return n && n->is_scalar() ? n->text() : std::string(); };
+    std::set<std::tuple<std::string, std::string, std::string>> out;
+    for (const auto& m : s.passthrough) {
+        const Node* meta = m.find("metadata");
+        out.emplace(text(m.find("kind")), meta ? text(meta->find("namespace")) : "", meta ? text(meta->find("name")) : "");
+    }
+    return out;
+}
+
 // Kueue's webhook and CEL rules (checks/rules, the one implementation that
 // validate runs too) over the lowered objects: what the API server would
 // refuse is refused here, at the site position each value came from. Only
 // errors: advice on objects (V2) is validate's, at the objects.
 void check_lowered(const site::Site& s, std::vector<Object>& objects, Diagnostics& diags) {
+    const auto verbatim = passed_through(s);
     for (auto& o : objects) {
+        if (!verbatim.empty() && verbatim.count({o.kind, o.namespace_, o.name})) continue;
         Resource r;
         r.file = s.file;
         r.ref = {o.api_version, o.kind, o.namespace_, o.name};
