@@ -3,8 +3,7 @@
 
 #include <queueforge/frontend/discover.hpp>
 #include <queueforge/backends/emit.hpp>
-#include <queueforge/lower.hpp>
-#include <queueforge/frontend/site_parse.hpp>
+#include <queueforge/compile.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -30,7 +29,6 @@ struct BuildFlags {
 
 // Builds the site file `path` (into `out_dir` when not empty).
 int build_site(const BuildFlags& f, std::string path, const std::string& out_dir) {
-    Diagnostics diags;
     std::optional<GitInput> staged;
     if (f.staged) {
         // The site as staged; the output folder stays the real one.
@@ -45,15 +43,17 @@ int build_site(const BuildFlags& f, std::string path, const std::string& out_dir
         }
         path = site_path((std::filesystem::path(staged->root) / rel->front()).string());
     }
-    std::string text;
-    std::vector<SourceText> bases;
-    auto site = load_site_file(path, diags, &text, &bases);
-    std::vector<SourceText> sources = site_sources(path, std::move(text), std::move(bases));
-    std::optional<Lowered> lowered;
-    if (site) lowered = lower_site(*site, diags, {.target_override = f.target});
-    if (staged) relabel(*staged, diags, sources);
+    Compilation c = compile({.path = path, .target = f.target});
+    Diagnostics& diags = c.diagnostics;
+    std::vector<SourceText> relabelled;  // --staged: paths as the user knows them
+    if (staged) {
+        relabelled = c.sources.texts();
+        relabel(*staged, diags, relabelled);
+    }
+    const std::vector<SourceText>& sources = staged ? relabelled : c.sources.texts();
     if (int rc = report(diags, sources, f.gate); rc != kOk) return rc;
-    if (!lowered) return kInvalid;
+    if (!c.lowered) return kInvalid;
+    const auto& lowered = c.lowered;
 
     std::string header = f.no_header ? "" : std::filesystem::path(path).filename().string();
     // Comments name the site file as the header does: by its file name.

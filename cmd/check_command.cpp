@@ -7,11 +7,10 @@
 
 #include <queueforge/frontend/discover.hpp>
 #include <queueforge/backends/emit.hpp>
-#include <queueforge/lower.hpp>
+#include <queueforge/compile.hpp>
 #include <queueforge/checks/policy.hpp>
 #include <queueforge/backends/findings.hpp>
 #include <queueforge/engines/scenarios.hpp>
-#include <queueforge/frontend/site_parse.hpp>
 #include <queueforge/checks/validate.hpp>
 
 #include <filesystem>
@@ -100,14 +99,11 @@ ClusterResult check_cluster(const discover::Cluster& cluster, CheckFlags& f, con
     // Drift is reported whatever else failed: a stale rendered folder is a
     // finding of its own.
     if (!f.rendered.empty() && !cluster.site_file.empty()) {
-        Diagnostics site_diags;
-        auto site = load_site_file(cluster.site_file, site_diags);
-        if (site) {
-            auto lowered = lower_site(*site, site_diags, {.target_override = f.target});
-            if (lowered)
-                check_objects(f.rendered, lowered->objects,
-                              std::filesystem::path(cluster.site_file).filename().string(), diags);
-        }
+        // The site's own findings are validate's above.
+        Compilation c = compile({.path = cluster.site_file, .target = f.target});
+        if (c.lowered)
+            check_objects(f.rendered, c.lowered->objects, std::filesystem::path(cluster.site_file).filename().string(),
+                          diags);
     }
     r.sources = std::move(input.sources);
     return r;

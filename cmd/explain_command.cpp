@@ -1,8 +1,7 @@
 #include "cli.hpp"
 
 #include <queueforge/backends/explain.hpp>
-#include <queueforge/lower.hpp>
-#include <queueforge/frontend/site_parse.hpp>
+#include <queueforge/compile.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -47,25 +46,19 @@ int run_explain(const ExplainFlags& f) {
         else q.path = f.args[1];
     }
 
-    Diagnostics diags;
     const std::string path = site_path(site);
-    std::string text;
-    std::vector<SourceText> bases;
-    auto parsed = load_site_file(path, diags, &text, &bases);
-    std::optional<Lowered> lowered;
-    if (parsed) lowered = lower_site(*parsed, diags, {.target_override = f.target});
-    const SourceText source{path, text};
+    Compilation c = compile({.path = path, .target = f.target});
     // The site's warnings and notes belong to build and check; explain only
     // says why it cannot answer.
-    if (diags.has_errors() || !lowered) {
+    if (c.diagnostics.has_errors() || !c.lowered) {
         Diagnostics errors;
-        for (const auto& d : diags.all())
+        for (const auto& d : c.diagnostics.all())
             if (d.severity == Severity::Error) errors.add(d);
-        const int rc = report(errors, site_sources(path, text, bases));
+        const int rc = report(errors, c.sources.texts());
         return rc == kUsage ? rc : kInvalid;
     }
 
-    auto a = explain::answer(lowered->objects, q, {.display_file = path, .site = &source, .bases = &bases});
+    auto a = explain::answer(c.lowered->objects, q, {.display_file = path, .sources = &c.sources.texts()});
     if (!a.found) {
         std::cerr << "queueforge explain: " << a.error << "\n";
         return kInvalid;

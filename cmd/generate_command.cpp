@@ -7,7 +7,7 @@
 
 #include <queueforge/integrations/argocd.hpp>
 #include <queueforge/backends/emit.hpp>
-#include <queueforge/lower.hpp>
+#include <queueforge/compile.hpp>
 #include <queueforge/frontend/site_parse.hpp>
 #include <queueforge/base/source_root.hpp>
 
@@ -67,24 +67,17 @@ int run_generate(const std::string& flag_target) {
         std::cerr << "queueforge generate: site file " << err << "\n";
         return kInvalid;
     }
-    Diagnostics diags;
-    std::string text;
-    std::vector<SourceText> bases;
-    auto site = load_site_file(*path, diags, &text, &bases);
-    std::vector<SourceText> sources = site_sources(*path, text, bases);
-    if (!site) {
-        report(diags, sources, plugin_gate());
-        return kInvalid;
-    }
-
-    argocd::select_teams(*site, p.teams, diags);
     const char* api_versions = env("KUBE_API_VERSIONS");
-    if (auto note = argocd::follow_cluster_api(*site, p.target, argocd::served_kueue_versions(api_versions ? api_versions : ""));
-        !note.empty())
-        std::cerr << "queueforge: " << note << "\n";
-    std::optional<Lowered> lowered;
-    if (!diags.has_errors()) lowered = lower_site(*site, diags, {.target_override = p.target});
-    if (report(diags, sources, plugin_gate()) != kOk || !lowered) return kInvalid;
+    const auto served = argocd::served_kueue_versions(api_versions ? api_versions : "");
+    Compilation c = compile({.path = *path,
+                             .target = p.target,
+                             .prepare = [&p, &served](site::Site& s, Diagnostics& diags) {
+                                 argocd::select_teams(s, p.teams, diags);
+                                 if (auto note = argocd::follow_cluster_api(s, p.target, served); !note.empty())
+                                     std::cerr << "queueforge: " << note << "\n";
+                             }});
+    if (report(c.diagnostics, c.sources.texts(), plugin_gate()) != kOk || !c.lowered) return kInvalid;
+    const auto& lowered = c.lowered;
     if (lowered->objects.empty()) {
         std::cerr << "queueforge generate: the site renders no objects; refusing to hand Argo CD an empty stream\n";
         return kInvalid;
@@ -133,11 +126,16 @@ Exit codes: 0 ok, 1 no readable site or a malformed parameter (the reason on std
                 std::string err;
                 auto path = resolve_inside(".", p->site, &err);
                 if (!path) std::cerr << "queueforge cmp-parameters: site file " << err << "\n";
+                // The teams need the site read, not compiled.
                 Diagnostics diags;
-                std::string text;
-                std::vector<SourceText> bases;
-                auto site = path ? load_site_file(*path, diags, &text, &bases) : std::nullopt;
-                if (path && !site) report(diags, site_sources(*path, text, bases), plugin_gate());
+                std::vector<SourceText> sources;
+                std::optional<site::Site> site;
+                if (path) {
+                    std::string text;
+                    site = load_site_file(*path, diags, &text, &sources);
+                    sources.insert(sources.begin(), {*path, std::move(text)});
+                    if (!site) report(diags, sources, plugin_gate());
+                }
                 nlohmann::ordered_json teams = nlohmann::ordered_json::array();
                 if (site)
                     for (const auto& t : site->teams) teams.push_back(t.name.value);

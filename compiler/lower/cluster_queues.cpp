@@ -82,8 +82,6 @@ Node cluster_queue_spec(Context& ctx, const site::Team& t, const std::vector<Res
         Mark m = preference.from.mark;
         if (!ctx.kueue_at_least(0, 15))
             ctx.error(m, what + ": flavorFungibility.preference is not served by Kueue " + ctx.target.kueue.to_string() + " (needs 0.15 or newer)", "target.field");
-        if (when_borrow.value != "TryNextFlavor" || when_preempt.value != "TryNextFlavor")
-            ctx.error(m, what + ": preference can only be set when both whenCanBorrow and whenCanPreempt are TryNextFlavor", "V33");
         ff.set("preference", Node::string(preference.value));
         ff_tr.set("preference", std::move(preference.from));
     }
@@ -99,8 +97,6 @@ Node cluster_queue_spec(Context& ctx, const site::Team& t, const std::vector<Res
                            "preemption.borrowWithinCohort.policy", "Never", kCrdDefault);
     auto threshold = s.preemption.max_priority_threshold ? s.preemption.max_priority_threshold
                                                          : d.preemption.max_priority_threshold;
-    if (reclaim.value == "Never" && borrow.value != "Never")
-        ctx.error(borrow.from.mark, what + ": reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never", "V34");
     Node pre = Node::mapping();
     Trace pre_tr = tr.field("preemption");
     pre.set("reclaimWithinCohort", Node::string(reclaim.value));
@@ -241,7 +237,7 @@ void lower_teams(Context& ctx) {
                             ctx.target.name + "; both will manage the same object",
                         "target.auto-queues");
 
-        auto groups = form_resource_groups(ctx, t.quota, what, has_cohort, true);
+        auto groups = form_resource_groups(ctx, t.quota, what);
         std::vector<PendingRecord> records;
         Trace(records).field("metadata").field("labels").set("queueforge.io/team", t.name.mark, Derivation::Generated,
                                                              "generated label: the team's name");

@@ -103,7 +103,7 @@ void lower_cohorts(Context& ctx) {
                       what + ": Cohort " + ctx.target.cohort_api_version + " has no fairSharing; it needs Kueue 0.13 or newer",
                       "target.field");
 
-        auto groups = form_resource_groups(ctx, c.quota, what, !c.parent.value.empty(), false);
+        auto groups = form_resource_groups(ctx, c.quota, what);
         std::vector<PendingRecord> records;
         Trace spec_tr = Trace(records).field("spec");
         Node spec = Node::mapping();

@@ -8,17 +8,15 @@ namespace queueforge::lower {
 void lower_flavors(Context& ctx) {
     for (const auto& pool : ctx.site.pools) {
         const std::string what = "pool \"" + pool.name.value + "\"";
-        // ResourceFlavor limits (kueue-semantics.md V10, V14).
+        // ResourceFlavor list limits (kueue-semantics.md V10, a schema rule);
+        // V14 (taints unique by key and effect) is checks/rules', run on the
+        // object by the compile step.
         if (pool.node_labels.size() > 8)
             ctx.error(pool.mark, what + ": " + std::to_string(pool.node_labels.size()) + " nodeLabels; at most 8 are allowed", "V10");
         if (pool.taints.size() > 8)
             ctx.error(pool.mark, what + ": " + std::to_string(pool.taints.size()) + " taints; at most 8 are allowed", "V10");
         if (pool.tolerations.size() > 8)
             ctx.error(pool.mark, what + ": " + std::to_string(pool.tolerations.size()) + " tolerations; at most 8 are allowed", "V10");
-        std::set<std::pair<std::string, std::string>> taint_keys;
-        for (const auto& t : pool.taints)
-            if (!taint_keys.insert({t.key.value, t.effect.value}).second)
-                ctx.error(t.mark, what + ": taints must be unique by key and effect pair", "V14");
         bool empty = pool.node_labels.empty() && pool.taints.empty() && pool.tolerations.empty();
         if (ctx.target.single_cluster_queue && !empty)
             ctx.warning(pool.mark,

@@ -114,13 +114,12 @@ bool resource_before(const std::string& a, const std::string& b) {
 }
 
 std::vector<ResourceGroup> form_resource_groups(Context& ctx, const std::vector<site::QuotaEntry>& quota,
-                                                const std::string& owner, bool may_limit, bool is_cluster_queue) {
+                                                const std::string& owner) {
     // Resources that share a pool must share a resource group (a pod's cpu and
     // GPU should come from the same node type), so groups are the connected
     // components of "appear together in one pool's quota".
     std::map<std::string, std::size_t> index;
     UnionFind uf;
-    std::set<std::string> seen_pools;
     std::vector<const site::QuotaEntry*> entries;
     for (const auto& e : quota) {
         const std::string what = owner + " quota for pool \"" + e.pool.value + "\"";
@@ -134,10 +133,8 @@ std::vector<ResourceGroup> form_resource_groups(Context& ctx, const std::vector<
             ctx.error(e.pool.mark, msg, "site.unknown-pool");
             continue;
         }
-        if (!seen_pools.insert(e.pool.value).second) {
-            ctx.error(e.pool.mark, owner + ": pool \"" + e.pool.value + "\" is listed twice; a flavor may appear in only one resource group", "V26");
-            continue;
-        }
+        // A pool listed twice is lowered twice: Kueue's V26 (checks/rules)
+        // refuses the flavor that repeats.
         if (e.nominal.empty()) {
             ctx.error(e.mark, what + ": nominal must list at least one resource", "V20");
             continue;
@@ -150,12 +147,6 @@ std::vector<ResourceGroup> form_resource_groups(Context& ctx, const std::vector<
                               what + ": " + (borrowing ? "borrowingLimit" : "lendingLimit") + " for " + l.resource +
                                   " needs a nominal quota for it (0 is allowed)",
                               "site.limit-without-nominal");
-                if (!may_limit)
-                    ctx.error(l.mark,
-                              what + ": " + (borrowing ? "borrowingLimit" : "lendingLimit") +
-                                  (is_cluster_queue ? " must be nil when cohort is empty (set the team's cohort)"
-                                                    : " must be nil when parent is empty (set the cohort's parent)"),
-                              is_cluster_queue ? (borrowing ? "V29" : "V30") : "V42");
             }
         }
         entries.push_back(&e);
@@ -205,39 +196,23 @@ std::vector<ResourceGroup> form_resource_groups(Context& ctx, const std::vector<
             }
             if (const auto* a = find_amount(e->borrowing_limit, r))
                 rq.borrowing_limit = resolve(ctx, *a, pool, what + " borrowingLimit." + r, rq.borrowing_from);
-            if (const auto* a = find_amount(e->lending_limit, r)) {
+            if (const auto* a = find_amount(e->lending_limit, r))
                 rq.lending_limit = resolve(ctx, *a, pool, what + " lendingLimit." + r, rq.lending_from);
-                if (is_cluster_queue && rq.lending_limit && rq.nominal < *rq.lending_limit)
-                    ctx.error(a->mark,
-                              what + ": lendingLimit." + r + " " + rq.lending_limit->to_string() +
-                                  " must be less than or equal to the nominalQuota " + rq.nominal.to_string(),
-                              "V31");
-            }
             fq.resources.push_back(std::move(rq));
         }
         g.flavors.push_back(std::move(fq));
     }
 
-    // Limits of kueue-semantics.md V20 and V27.
+    // The CRD's list limits (kueue-semantics.md V20: a schema rule, which
+    // checks/rules does not repeat). The webhook's V27 limits, the limits'
+    // V29/V30/V31/V42 and V26 are Kueue's rules in checks/rules, which the
+    // compile step runs on the objects.
     Mark where = quota.empty() ? Mark{} : quota.front().mark;
     if (groups.size() > 16)
         ctx.error(where, owner + ": " + std::to_string(groups.size()) + " resource groups; at most 16 are allowed", "V20");
-    std::size_t flavors = 0, covered = 0;
-    for (const auto& g : groups) {
-        flavors += g.flavors.size();
-        covered += g.covered.size();
+    for (const auto& g : groups)
         if (g.covered.size() > 64 || g.flavors.size() > 64)
             ctx.error(where, owner + ": a resource group may cover at most 64 resources and list at most 64 flavors", "V20");
-        if (is_cluster_queue && g.covered.size() * g.flavors.size() > 512)
-            ctx.error(where,
-                      owner + ": number of flavor-resource combinations in a resourceGroup must be ≤ 512, got " +
-                          std::to_string(g.covered.size() * g.flavors.size()),
-                      "V27");
-    }
-    if (is_cluster_queue && flavors > 256)
-        ctx.error(where, owner + ": total number of flavors across all resourceGroups must be ≤ 256, got " + std::to_string(flavors), "V27");
-    if (is_cluster_queue && covered > 256)
-        ctx.error(where, owner + ": total number of covered resources across all resourceGroups must be ≤ 256, got " + std::to_string(covered), "V27");
     return groups;
 }
 

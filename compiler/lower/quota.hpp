@@ -38,11 +38,12 @@ struct ResourceGroup {
 // what makes coveredResources deterministic.
 bool resource_before(const std::string& a, const std::string& b);
 
-// `owner` names the team or cohort in messages; `may_limit` is false when the
-// owner has no cohort/parent (borrowing and lending limits are then refused).
-// `is_cluster_queue` enables the ClusterQueue-only rules (V27, V31).
+// `owner` names the team or cohort in messages. Values are lowered as the
+// site writes them: Kueue's webhook rules on the groups (limits without a
+// cohort or parent, lendingLimit above nominal, a flavor twice, the V27
+// counts) are checked on the objects by the compile step (checks/rules).
 std::vector<ResourceGroup> form_resource_groups(Context& ctx, const std::vector<site::QuotaEntry>& quota,
-                                                const std::string& owner, bool may_limit, bool is_cluster_queue);
+                                                const std::string& owner);
 
 // After every team is lowered: warn where shares of one pool resource add up
 // to more than 100%.

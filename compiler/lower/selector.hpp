@@ -1,6 +1,7 @@
 #pragma once
 // A team's namespaceSelector: built from its namespaces, "all" ({}), or a
-// LabelSelector written in the site and checked as Kueue's webhook does (V32).
+// LabelSelector written in the site (lowered as written; Kueue's V32 is
+// checked on the ClusterQueue by the compile step).
 #include "lower/context.hpp"
 #include "lower/provenance.hpp"
 

@@ -1,14 +1,74 @@
 #pragma once
-// The whole pipeline for one site held in memory: parse → model → lower.
-// Callers emit the result with render_stream or write_objects (emit.hpp).
+// The one compile step every command and the report use (docs/architecture.md):
+//
+//   read → parse (bases merged) → [prepare] → lower → Kueue rules → model
+//
+// compile() returns the result together with its findings and the texts it
+// read, so a caller renders every finding with its caret without threading
+// source texts through its own signatures. Callers emit the objects with
+// render_stream or write_objects (emit.hpp).
 #include <queueforge/base/diagnostics.hpp>
+#include <queueforge/base/node.hpp>
+#include <queueforge/frontend/manifests.hpp>
+#include <queueforge/frontend/site.hpp>
 #include <queueforge/lower.hpp>
+#include <queueforge/model/cluster.hpp>
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace queueforge {
 
+// The texts a compilation read, one per file (the first text given for a path
+// is kept): the site file, each base it extends, each sample manifest.
+class SourceSet {
+public:
+    void add(std::string path, std::string text);
+    void add(const std::vector<SourceText>& texts);
+    const SourceText* find(const std::string& path) const;
+    // In the order first added: what render_text and the report formats take.
+    const std::vector<SourceText>& texts() const { return texts_; }
+    bool empty() const { return texts_.empty(); }
+
+private:
+    std::vector<SourceText> texts_;
+    std::map<std::string, std::size_t> index_;
+};
+
+struct CompileInputs {
+    std::string path;                // the site file (a file, not a folder: see discover.hpp site_path)
+    std::optional<std::string> text; // the file's text when already read (tests, benchmarks); else it is read
+    const Node* document = nullptr;  // the site document already parsed from `path` (a site among manifests)
+    std::string target;              // --target: replaces the site's target
+    // Read the job manifests the site's workloads[].file entries name
+    // (Compilation::samples); relative to the file naming each one.
+    bool read_samples = false;
+    // Runs between parsing and lowering when the site parsed: what the Argo CD
+    // plugin changes (the team subset, the API version the cluster serves).
+    // Findings it adds count like the parse's; errors stop before lowering.
+    std::function<void(site::Site&, Diagnostics&)> prepare;
+};
+
+struct Compilation {
+    std::optional<site::Site> site;   // set when the site parsed without errors
+    std::optional<Lowered> lowered;   // target and objects, in stream order; set when lowering succeeded
+    model::Cluster model;             // the objects as one typed cluster (empty when not lowered)
+    std::vector<Resource> samples;    // read_samples: the sample manifests, in section order
+    SourceSet sources;                // every text read, for carets
+    Diagnostics diagnostics;          // every finding, in the order the stages made them
+
+    // Lowered, and no finding at error severity.
+    bool ok() const { return lowered.has_value() && !diagnostics.has_errors(); }
+    const std::vector<Object>& objects() const;
+};
+
+Compilation compile(const CompileInputs& in);
+
+// compile() for a site text in memory: the lowered objects, findings appended
+// to `diags` (benchmarks and tests).
 std::optional<Lowered> compile_site(const std::string& path, const std::string& text, Diagnostics& diags,
                                     const LowerOptions& opts = {});
 

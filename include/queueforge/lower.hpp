@@ -1,8 +1,10 @@
 #pragma once
 // Site model → Kubernetes objects for the site's target. Resolves references,
 // shares of pool capacity and per-target rules, forms resource groups, and
-// refuses (with the site's line:col) anything the API server or Kueue's
-// webhooks would reject.
+// refuses (with the site's line:col) what the site itself gets wrong.
+// Kueue's webhook rules are not repeated here: the compile step
+// (compile.hpp) runs checks/rules on the objects and reports at the site
+// position each value came from.
 #include <queueforge/base/diagnostics.hpp>
 #include <queueforge/base/object.hpp>
 #include <queueforge/frontend/manifests.hpp>

@@ -356,8 +356,8 @@ TEST_CASE("explain: objects by KIND/NAME, KIND/NAMESPACE/NAME, plural and short 
 
 TEST_CASE("explain: the command's answers in text and JSON", "[explain]") {
     auto b = build_example("multi-team");
-    SourceText src{"examples/multi-team/queueforge-site.yaml", b.text};
-    explain::RenderOptions opts{src.path, &src};
+    const std::vector<SourceText> srcs{{"examples/multi-team/queueforge-site.yaml", b.text}};
+    explain::RenderOptions opts{srcs.front().path, &srcs};
     auto a = explain::answer(b.lowered.objects, {"ClusterQueue/llm", "spec.resourceGroups[0].flavors[0].resources[0].nominalQuota", false}, opts);
     REQUIRE(a.found);
     CHECK(a.output.starts_with("ClusterQueue/llm\n  examples/multi-team/queueforge-site.yaml:"));

@@ -5,25 +5,6 @@
 
 #include <optional>
 
-namespace queueforge {
-
-const char* derivation_name(Derivation d) {
-    switch (d) {
-    case Derivation::Object: return "object";
-    case Derivation::Written: return "written";
-    case Derivation::Share: return "share";
-    case Derivation::TeamDefaults: return "teamDefaults";
-    case Derivation::Default: return "default";
-    case Derivation::Target: return "target";
-    case Derivation::ZeroFilled: return "zero-filled";
-    case Derivation::Formed: return "formed";
-    case Derivation::Generated: return "generated";
-    }
-    return "written";
-}
-
-}  // namespace queueforge
-
 namespace queueforge::explain {
 
 namespace {
@@ -43,10 +24,10 @@ const std::string& file_of(const FieldOrigin& f, const RenderOptions& o) {
 
 // The lines of the file that set the value; null when its text is not known.
 std::optional<SourceLines> lines_of(const FieldOrigin& f, const RenderOptions& o) {
-    if (!f.mark.file) return o.site ? std::optional<SourceLines>(*o.site) : std::nullopt;
-    if (o.bases)
-        for (const auto& b : *o.bases)
-            if (b.path == *f.mark.file) return SourceLines(b);
+    if (!o.sources) return std::nullopt;
+    const std::string& file = file_of(f, o);
+    for (const auto& s : *o.sources)
+        if (s.path == file) return SourceLines(s);
     return std::nullopt;
 }
 

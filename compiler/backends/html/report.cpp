@@ -1,5 +1,6 @@
 // `report`: gather everything the document shows, and write it atomically.
 #include <queueforge/backends/html_report.hpp>
+#include <queueforge/compile.hpp>
 #include <queueforge/base/safe_write.hpp>
 #include <queueforge/base/source_root.hpp>
 
@@ -10,24 +11,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
-#include <tuple>
 
 namespace queueforge::html_report {
 
 namespace {
-
-// Each stage compiles the site again and would repeat its warnings and notes.
-void merge_unique(Diagnostics& into, const Diagnostics& from) {
-    auto key = [](const Diagnostic& d) {
-        return std::make_tuple(d.file, d.mark.line, d.mark.col, d.message, d.rule, static_cast<int>(d.severity));
-    };
-    std::set<decltype(key(Diagnostic{}))> seen;
-    for (const auto& d : into.all()) seen.insert(key(d));
-    for (const auto& d : from.all())
-        if (seen.insert(key(d)).second) into.add(d);
-}
 
 void add_sources(std::vector<SourceText>& into, const std::vector<SourceText>& from) {
     for (const auto& s : from) {
@@ -71,16 +59,26 @@ bool read_scenario(const std::string& path, std::string& text, Diagnostics& diag
 
 std::optional<Input> collect(const Options& opts, Diagnostics& diags, std::vector<SourceText>& sources) {
     Input in;
-    auto cap = capacity::load(opts.site, {.target = opts.target}, diags, sources);
-    if (!cap) return std::nullopt;
-    in.capacity = std::move(*cap);
+    // The site is compiled once; capacity, the simulation and the timeline
+    // read that one compilation.
+    std::string file = opts.site;
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) file = (std::filesystem::path(file) / "queueforge-site.yaml").string();
+    const Compilation c = compile({.path = file, .target = opts.target});
+    diags.append(c.diagnostics);
+    add_sources(sources, c.sources.texts());
+    if (!c.ok()) return std::nullopt;
+    in.capacity = capacity::compute(*c.site, *c.lowered);
 
+    auto inputs = scenarios::inputs_of(c, diags);
+    if (!inputs) return std::nullopt;
+    add_sources(sources, inputs->sources);
+    std::vector<Resource> config;  // the timeline's cluster
+    if (!opts.scenario.empty()) config = inputs->config;
     Diagnostics sim_diags;
-    auto sim = scenarios::run({.paths = {opts.site}, .target = opts.target}, sim_diags);
-    merge_unique(diags, sim_diags);
-    if (sim) add_sources(sources, sim->sources);
-    if (!sim || sim_diags.has_errors()) return std::nullopt;
-    in.simulation = std::move(*sim);
+    in.simulation = scenarios::run(std::move(*inputs), {.target = opts.target}, sim_diags);
+    diags.append(sim_diags);
+    if (sim_diags.has_errors()) return std::nullopt;
 
     if (!opts.scenario.empty()) {
         std::string text;
@@ -88,15 +86,10 @@ std::optional<Input> collect(const Options& opts, Diagnostics& diags, std::vecto
         sources.push_back({opts.scenario, text});
         auto scenario = timeline::parse_scenario(opts.scenario, text, diags);
         if (!scenario) return std::nullopt;
+        scenarios::add_missing_namespaces(config);
         Diagnostics tl_diags;
-        auto inputs = scenarios::load_inputs({.paths = {opts.site}, .target = opts.target}, tl_diags);
-        if (!inputs || tl_diags.has_errors()) {
-            merge_unique(diags, tl_diags);
-            return std::nullopt;
-        }
-        scenarios::add_missing_namespaces(inputs->config);
-        timeline::Report report = timeline::run(*scenario, inputs->config, {opts.series_points}, tl_diags);
-        merge_unique(diags, tl_diags);
+        timeline::Report report = timeline::run(*scenario, config, {opts.series_points}, tl_diags);
+        diags.append(tl_diags);
         if (tl_diags.has_errors()) return std::nullopt;
         in.timeline = std::move(report);
         in.scenario_name = std::filesystem::path(opts.scenario).filename().string();

@@ -1,7 +1,6 @@
 #include "checks/policy/sites.hpp"
 
-#include <queueforge/lower.hpp>
-#include <queueforge/frontend/site_parse.hpp>
+#include <queueforge/compile.hpp>
 
 namespace queueforge::policy {
 
@@ -9,18 +8,14 @@ bool is_site(const Resource& r) { return r.ref.kind == "Site" && r.ref.api_versi
 
 
 std::optional<ClusterInput> render_site(const Resource& r, const std::optional<Target>& target) {
-    Diagnostics ignored;
-    auto s = load_site_document(r.doc, r.file, ignored);
-    if (!s) return std::nullopt;
-    LowerOptions lo;
-    if (target) lo.target_override = target->name;
-    auto lowered = lower_site(*s, ignored, lo);
-    if (!lowered) return std::nullopt;
-    ClusterInput c;
-    c.target = lowered->target;
-    for (auto& o : lowered->objects) c.objects.push_back(resource_of(std::move(o), r.file));
-    add_pool_nodes(*s, r.file, c.objects);
-    return c;
+    // The site's findings are validate's; a policy sees a site that compiles.
+    Compilation c = compile({.path = r.file, .document = &r.doc, .target = target ? target->name : std::string()});
+    if (!c.site || !c.lowered) return std::nullopt;
+    ClusterInput in;
+    in.target = c.lowered->target;
+    for (auto& o : c.lowered->objects) in.objects.push_back(resource_of(std::move(o), r.file));
+    add_pool_nodes(*c.site, r.file, in.objects);
+    return in;
 }
 
 }  // namespace queueforge::policy

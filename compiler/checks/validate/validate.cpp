@@ -1,10 +1,7 @@
-#include <queueforge/lower.hpp>
 #include <queueforge/checks/openapi.hpp>
 #include <queueforge/checks/rules.hpp>
-#include <queueforge/frontend/site_parse.hpp>
 #include <queueforge/checks/validate.hpp>
-
-#include <queueforge/engines/workloads.hpp>
+#include <queueforge/compile.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -23,20 +20,17 @@ bool is_site(const Resource& r) { return r.ref.kind == "Site" && r.ref.api_versi
 void compile_site_resource(const Resource& r, const ValidationOptions& opts, std::vector<Resource>& generated,
                            std::vector<Resource>& pool_nodes, std::vector<Resource>& samples,
                            std::vector<SourceText>& sources, Diagnostics& diags) {
-    auto s = load_site_document(r.doc, r.file, diags, &sources);
-    if (!s) return;
-    if (r.file != "-" && r.file != "<stdin>") {
-        auto files = workloads::read_sample_files(*s, std::filesystem::path(r.file).parent_path().string(), diags);
-        samples.insert(samples.end(), std::make_move_iterator(files.resources.begin()),
-                       std::make_move_iterator(files.resources.end()));
-        sources.insert(sources.end(), files.sources.begin(), files.sources.end());
-    }
-    LowerOptions lo;
-    if (opts.target) lo.target_override = opts.target->name;
-    auto lowered = lower_site(*s, diags, lo);
-    add_pool_nodes(*s, r.file, pool_nodes);
-    if (!lowered) return;
-    for (auto& o : lowered->objects) generated.push_back(resource_of(std::move(o), r.file));
+    Compilation c = compile({.path = r.file,
+                             .document = &r.doc,
+                             .target = opts.target ? opts.target->name : std::string(),
+                             .read_samples = r.file != "-" && r.file != "<stdin>"});
+    diags.append(c.diagnostics);
+    sources.insert(sources.end(), c.sources.texts().begin(), c.sources.texts().end());
+    if (!c.site) return;
+    samples.insert(samples.end(), std::make_move_iterator(c.samples.begin()), std::make_move_iterator(c.samples.end()));
+    add_pool_nodes(*c.site, r.file, pool_nodes);
+    if (!c.lowered) return;
+    for (auto& o : c.lowered->objects) generated.push_back(resource_of(std::move(o), r.file));
 }
 
 std::string canonical(const std::string& file) {

@@ -1,5 +1,6 @@
 #include <queueforge/engines/capacity.hpp>
-#include <queueforge/frontend/site_parse.hpp>
+
+#include <queueforge/compile.hpp>
 
 #include <filesystem>
 
@@ -11,15 +12,11 @@ std::optional<Report> load(const std::string& path, const LoadOptions& opts, Dia
     std::string file = path;
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) file = (std::filesystem::path(path) / "queueforge-site.yaml").string();
-    std::string text;
-    std::vector<SourceText> bases;
-    auto site = load_site_file(file, diags, &text, &bases);
-    sources.push_back({file, text});
-    sources.insert(sources.end(), bases.begin(), bases.end());
-    if (!site) return std::nullopt;
-    auto lowered = lower_site(*site, diags, {.target_override = opts.target});
-    if (!lowered || diags.has_errors()) return std::nullopt;
-    return compute(*site, *lowered);
+    Compilation c = compile({.path = file, .target = opts.target});
+    diags.append(c.diagnostics);
+    sources.insert(sources.end(), c.sources.texts().begin(), c.sources.texts().end());
+    if (!c.ok()) return std::nullopt;
+    return compute(*c.site, *c.lowered);
 }
 
 }  // namespace queueforge::capacity

@@ -3,10 +3,9 @@
 // Kueue's integrations would create) and the site's sample workloads.
 #include <queueforge/engines/scenarios.hpp>
 
-#include <queueforge/lower.hpp>
+#include <queueforge/compile.hpp>
 #include <queueforge/frontend/manifests.hpp>
 #include <queueforge/engines/workloads.hpp>
-#include <queueforge/frontend/site_parse.hpp>
 #include <queueforge/checks/validate.hpp>
 
 #include <filesystem>
@@ -86,77 +85,106 @@ void add_missing_namespaces(std::vector<Resource>& objects) {
     }
 }
 
-std::optional<Inputs> load_inputs(const Options& opts, Diagnostics& diags) {
-    Inputs report;
-    std::vector<Resource>& config = report.config;
-    std::vector<Resource> job_inputs;
-    std::vector<Sample>& samples = report.samples;
-    auto& sites = report.sites;
-    // Job manifests and Workloads are checked as the API server would on
-    // create before anything is simulated, with the schemas `validate` uses
-    // (compiled once, when the first object needs them). A running
-    // Workload's status is the cluster's, read as it is.
-    std::optional<ObjectValidator> validator;
-    Diagnostics schema_load;
-    const workloads::ManifestCheck check = [&](const Resource& r, Diagnostics& d) {
-        if (!validator) validator.emplace(std::vector<std::string>{}, schema_load);
-        return validator->check(r, d, ObjectValidator::Missing::Skip, /*status=*/false);
-    };
+namespace {
 
+// What the paths hold, gathered; finish() converts the samples.
+class Loader {
+public:
+    Loader() {
+        // Job manifests and Workloads are checked as the API server would on
+        // create before anything is simulated, with the schemas `validate`
+        // uses (compiled once, when the first object needs them). A running
+        // Workload's status is the cluster's, read as it is.
+        check_ = [this](const Resource& r, Diagnostics& d) {
+            if (!validator_) validator_.emplace(std::vector<std::string>{}, schema_load_);
+            return validator_->check(r, d, ObjectValidator::Missing::Skip, /*status=*/false);
+        };
+    }
+    Loader(const Loader&) = delete;
+    Loader& operator=(const Loader&) = delete;
+
+    // A compiled site: its objects join the configuration in the order the
+    // sites were given, after the manifests.
+    void add_site(const Compilation& c, const std::string& file, Diagnostics& diags) {
+        diags.append(c.diagnostics);
+        for (const auto& t : c.sources.texts()) in_.sources.push_back(t);
+        if (!c.site || !c.lowered) return;
+        site_objects_.push_back(workloads::resources_from_objects(c.lowered->objects, file));
+        in_.sites.emplace_back(*c.site, file);
+    }
+
+    void add_manifests(LoadedResources loaded, const std::string& target, Diagnostics& diags) {
+        in_.sources.insert(in_.sources.end(), loaded.sources.begin(), loaded.sources.end());
+        for (auto& r : loaded.resources) {
+            if (r.ref.kind == "Site" && r.ref.api_version.starts_with("queueforge.io/")) {
+                add_site(compile({.path = r.file, .document = &r.doc, .target = target}), r.file, diags);
+            } else if (workloads::is_job(r) || workloads::unsupported_job_reason(r)) {
+                job_inputs_.push_back(std::move(r));
+            } else if (feeds_workloads(r)) {
+                if (check_(r, diags)) in_.config.push_back(std::move(r));
+            } else {
+                in_.config.push_back(std::move(r));
+            }
+        }
+    }
+
+    std::optional<Inputs> finish(Diagnostics& diags) {
+        if (diags.has_errors()) return std::nullopt;
+        for (auto& objects : site_objects_) in_.config.insert(in_.config.end(), objects.begin(), objects.end());
+        auto ctx = workloads::cluster_context(in_.config);
+        for (auto& [s, file] : in_.sites) {
+            auto converted = workloads::workloads_from_site(s, fs::path(file).parent_path().string(), ctx, diags,
+                                                            in_.sources, check_);
+            for (auto& c : converted) {
+                Sample x{std::move(c.workload), std::nullopt};
+                if (c.sample && c.sample->expect) x.expect = expectation_of(*c.sample->expect);
+                in_.samples.push_back(std::move(x));
+            }
+        }
+        if (!job_inputs_.empty()) {
+            workloads::JobOptions jo;
+            jo.fallback_epoch = "2026-01-01T12:00:00Z";
+            jo.check = check_;
+            for (auto& w : workloads::workloads_from_jobs(job_inputs_, ctx, diags, jo))
+                in_.samples.push_back({std::move(w), std::nullopt});
+        }
+        diags.append(schema_load_);  // problems in the built-in schemas themselves (none expected)
+        if (diags.has_errors()) return std::nullopt;
+        return std::move(in_);
+    }
+
+private:
+    Inputs in_;
+    std::vector<Resource> job_inputs_;
+    std::vector<std::vector<Resource>> site_objects_;
+    std::optional<ObjectValidator> validator_;
+    Diagnostics schema_load_;
+    workloads::ManifestCheck check_;
+};
+
+}  // namespace
+
+std::optional<Inputs> load_inputs(const Options& opts, Diagnostics& diags) {
+    Loader loader;
     for (const auto& p : opts.paths) {
         std::string site_file;
         if (is_site_path(p, site_file)) {
-            std::string text;
-            std::vector<SourceText> bases;
-            auto s = load_site_file(site_file, diags, &text, &bases);
-            report.sources.push_back({site_file, text});
-            report.sources.insert(report.sources.end(), bases.begin(), bases.end());
-            if (s) sites.emplace_back(std::move(*s), site_file);
+            loader.add_site(compile({.path = site_file, .target = opts.target}), site_file, diags);
             continue;
         }
         Diagnostics local;
         LoadedResources in = load_resources({p}, local);
         diags.append(local);
-        report.sources.insert(report.sources.end(), in.sources.begin(), in.sources.end());
-        for (auto& r : in.resources) {
-            if (r.ref.kind == "Site" && r.ref.api_version.starts_with("queueforge.io/")) {
-                if (auto s = load_site_document(r.doc, r.file, diags, &report.sources)) sites.emplace_back(std::move(*s), r.file);
-            } else if (workloads::is_job(r) || workloads::unsupported_job_reason(r)) {
-                job_inputs.push_back(std::move(r));
-            } else if (feeds_workloads(r)) {
-                if (check(r, diags)) config.push_back(std::move(r));
-            } else {
-                config.push_back(std::move(r));
-            }
-        }
+        loader.add_manifests(std::move(in), opts.target, diags);
     }
-    if (diags.has_errors()) return std::nullopt;
+    return loader.finish(diags);
+}
 
-    for (auto& [s, file] : sites) {
-        auto lowered = lower_site(s, diags, {.target_override = opts.target});
-        if (!lowered) return std::nullopt;
-        auto objects = workloads::resources_from_objects(lowered->objects, file);
-        config.insert(config.end(), objects.begin(), objects.end());
-    }
-    auto ctx = workloads::cluster_context(config);
-    for (auto& [s, file] : sites) {
-        auto converted =
-            workloads::workloads_from_site(s, fs::path(file).parent_path().string(), ctx, diags, report.sources, check);
-        for (auto& c : converted) {
-            Sample x{std::move(c.workload), std::nullopt};
-            if (c.sample && c.sample->expect) x.expect = expectation_of(*c.sample->expect);
-            samples.push_back(std::move(x));
-        }
-    }
-    if (!job_inputs.empty()) {
-        workloads::JobOptions jo;
-        jo.fallback_epoch = "2026-01-01T12:00:00Z";
-        jo.check = check;
-        for (auto& w : workloads::workloads_from_jobs(job_inputs, ctx, diags, jo)) samples.push_back({std::move(w), std::nullopt});
-    }
-    diags.append(schema_load);  // problems in the built-in schemas themselves (none expected)
-    if (diags.has_errors()) return std::nullopt;
-    return report;
+std::optional<Inputs> inputs_of(const Compilation& c, Diagnostics& diags) {
+    Loader loader;
+    Diagnostics ignored;  // the compilation's findings are the caller's
+    loader.add_site(c, c.site ? c.site->file : std::string(), ignored);
+    return loader.finish(diags);
 }
 
 }  // namespace queueforge::scenarios

@@ -76,8 +76,13 @@ scheduler::Result simulate_alone(const std::vector<Resource>& base, const schedu
 std::optional<Report> run(const Options& opts, Diagnostics& diags) {
     auto in = load_inputs(opts, diags);
     if (!in) return std::nullopt;
+    return run(std::move(*in), opts, diags);
+}
+
+Report run(Inputs inputs, const Options& opts, Diagnostics& diags) {
+    const Inputs* in = &inputs;
     Report report;
-    report.sources = std::move(in->sources);
+    report.sources = std::move(inputs.sources);
     const std::vector<Resource>& config = in->config;
     const std::vector<Sample>& samples = in->samples;
 

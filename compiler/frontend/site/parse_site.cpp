@@ -223,6 +223,13 @@ std::optional<Site> load_site_file(const std::string& path, Diagnostics& diags, 
     return load_site_document(*root, path, diags, base_sources);
 }
 
+std::optional<Site> load_site_text(const std::string& path, const std::string& text, Diagnostics& diags,
+                                   std::vector<SourceText>* base_sources) {
+    auto root = one_document(path, text, diags);
+    if (!root) return std::nullopt;
+    return load_site_document(*root, path, diags, base_sources);
+}
+
 std::vector<SourceText> site_sources(const std::string& path, std::string text, std::vector<SourceText> bases) {
     std::vector<SourceText> out{{path, std::move(text)}};
     for (auto& b : bases) out.push_back(std::move(b));

@@ -1,8 +1,7 @@
 // One side of a review: the sites as they are in a revision, the index or
 // the work tree, built through the ordinary pipeline.
-#include <queueforge/lower.hpp>
+#include <queueforge/compile.hpp>
 #include <queueforge/integrations/diff.hpp>
-#include <queueforge/frontend/site_parse.hpp>
 
 #include <filesystem>
 
@@ -25,19 +24,14 @@ std::optional<Side> build_side(const std::string& side_name, const std::string& 
             ok = false;
             continue;
         }
-        std::string text;
-        auto s = load_site_file(site.string(), local, &text);
-        side.sources.push_back({site.string(), text});
-        if (!s) {
+        Compilation c = compile({.path = site.string(), .target = target});
+        local.append(c.diagnostics);
+        for (const auto& text : c.sources.texts()) side.sources.push_back(text);
+        if (!c.lowered) {
             ok = false;
             continue;
         }
-        auto lowered = lower_site(*s, local, {.target_override = target});
-        if (!lowered) {
-            ok = false;
-            continue;
-        }
-        for (auto& o : lowered->objects) side.objects.push_back(std::move(o));
+        for (auto& o : c.lowered->objects) side.objects.push_back(std::move(o));
     }
     // Paths as the user knows them: "<label><repository path>".
     std::string prefix = root.empty() ? "" : (fs::path(root) / "").string();

@@ -8,7 +8,7 @@
 #include "integrations/import/target_infer.hpp"
 #include "integrations/import/tree.hpp"
 
-#include <queueforge/lower.hpp>
+#include <queueforge/compile.hpp>
 #include <queueforge/base/names.hpp>
 #include <queueforge/frontend/site_parse.hpp>
 
@@ -115,9 +115,9 @@ std::optional<ImportResult> import_site(std::vector<Resource> resources, Diagnos
                        : "self-check round " + std::to_string(round) + ": rebuilding with what round " +
                              std::to_string(round - 1) + " kept as patches or passthrough");
         model = build_model({items, excluded, patches, *choice, name});
-        Diagnostics build;
-        std::optional<Lowered> lowered;
-        if (auto site = parse_site(model.site, kSiteFile, build)) lowered = lower_site(*site, build);
+        Compilation c = compile({.path = kSiteFile, .document = &model.site});
+        const Diagnostics& build = c.diagnostics;
+        const std::optional<Lowered>& lowered = c.lowered;
         bool progress = false;
         if (!lowered) {
             progress = blame(build, model, excluded);

@@ -3,7 +3,7 @@
 // the inverse of the merge rules of spec.extends (site/merge.cpp).
 #include <queueforge/backends/emit.hpp>
 #include <queueforge/integrations/import.hpp>
-#include <queueforge/lower.hpp>
+#include <queueforge/compile.hpp>
 #include <queueforge/frontend/site_parse.hpp>
 #include <queueforge/base/yaml_load.hpp>
 
@@ -85,12 +85,9 @@ std::optional<Node> difference(const Node& base, const Node& site, const std::st
 
 // The objects a site document builds, as text; nullopt when it does not build.
 std::optional<std::string> built(const Node& doc, const std::string& file) {
-    Diagnostics d;
-    auto s = parse_site(doc, file, d);
-    if (!s) return std::nullopt;
-    auto lowered = lower_site(*s, d);
-    if (!lowered || d.has_errors()) return std::nullopt;
-    return render_stream(lowered->objects, "");
+    Compilation c = compile({.path = file, .document = &doc});
+    if (!c.ok()) return std::nullopt;
+    return render_stream(c.lowered->objects, "");
 }
 
 }  // namespace

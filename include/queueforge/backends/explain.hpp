@@ -23,46 +23,10 @@ using provenance::append_key;
 using provenance::parse_path;
 using provenance::PathStep;
 
-// ---- Resolution ------------------------------------------------------------
-
-// The answer for one field (or the object itself, path "").
-struct FieldOrigin {
-    std::string path;             // canonical spelling
-    const Node* value = nullptr;  // the field's value in the manifest
-    Mark mark;
-    Derivation how = Derivation::Written;
-    std::string rule;             // never empty: Written without a rule reads "written in the site"
-    std::string from;             // path of the record that answered ("" = the object's)
-    bool own = false;             // answered by a record of this path or by the node's own mark
-};
-
-// An index over one object's records. The object must outlive it.
-class Resolver {
-public:
-    explicit Resolver(const Object& o);
-
-    const Object& object() const { return *obj_; }
-    FieldOrigin whole() const;  // the object itself
-    // nullopt when the path is malformed or names no field of the manifest.
-    std::optional<FieldOrigin> field(std::string_view path) const;
-    // Every leaf (scalar, or empty map or list) in document order.
-    std::vector<FieldOrigin> leaves() const;
-    // Every field with a record of its own (the records that survive, one
-    // per path), in document order; the object's own record excluded.
-    std::vector<FieldOrigin> recorded() const;
-    // Every field path of the manifest (maps and lists too), for suggestions.
-    std::vector<std::string> paths() const;
-
-private:
-    const Object* obj_;
-    std::unordered_map<std::string_view, const Provenance*> by_node_;  // by address; the last record wins
-
-    FieldOrigin answer(const std::string& path, const std::string& address, const Node* n,
-                       const FieldOrigin& parent) const;
-    FieldOrigin from_record(const std::string& path, const Node* n, const Provenance& p) const;
-    template <class Visit>
-    void walk(const Node& n, std::string& path, std::string& address, Visit& visit) const;
-};
+// Resolution lives with the records (base/provenance.hpp): the compile step
+// maps findings on its objects back to the site with it too.
+using provenance::FieldOrigin;
+using provenance::Resolver;
 
 // ---- Objects ---------------------------------------------------------------
 
@@ -82,10 +46,10 @@ std::string unknown_field_message(const Resolver& r, std::string_view path);
 
 struct RenderOptions {
     std::string display_file;  // how the site file is named in the output
-    const SourceText* site = nullptr;  // for the source line and caret; none = no excerpt
-    // The bases the site extends (spec.extends): a value a base set is shown
-    // at the base's file (Mark::file) and line.
-    const std::vector<SourceText>* bases = nullptr;
+    // The texts of the site (named display_file) and of the bases it extends
+    // (spec.extends: a value a base set is shown at the base's file,
+    // Mark::file, and line), for the source line and caret; none = no excerpt.
+    const std::vector<SourceText>* sources = nullptr;
 };
 
 // The object header, then each field: value, file:line:col, rule, and the

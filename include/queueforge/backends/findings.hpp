@@ -2,7 +2,6 @@
 // Findings → one output format. Each format lives in its own file under
 // compiler/backends/findings/ and is listed once in report_formats.def: a new format is
 // one new file and one line there.
-#include <queueforge/base/checked_object.hpp>
 #include <queueforge/base/diagnostics.hpp>
 
 #include <optional>

@@ -34,10 +34,9 @@ struct Options {
     int series_points = 50;
 };
 
-// Compiles the site, measures its capacity, simulates its sample workloads
-// and runs the scenario. nullopt when any input is invalid (errors in
-// `diags`, texts read in `sources` for carets). Findings repeated by the
-// stages (each compiles the site) are reported once.
+// Compiles the site (once), measures its capacity, simulates its sample
+// workloads and runs the scenario. nullopt when any input is invalid (errors
+// in `diags`, texts read in `sources` for carets).
 std::optional<Input> collect(const Options& opts, Diagnostics& diags, std::vector<SourceText>& sources);
 
 // The document.

@@ -25,6 +25,12 @@ struct ObjectRef {
     std::string display() const;  // "ClusterQueue/team-a", "LocalQueue/ns/default"
 };
 
+// An object that was checked, so that JUnit can list the ones that passed too.
+struct CheckedObject {
+    std::string file;
+    ObjectRef object;
+};
+
 struct Diagnostic {
     Severity severity = Severity::Error;
     std::string file;

@@ -24,7 +24,7 @@ enum class Derivation : std::uint8_t {
     Generated,     // labels, annotations and names queueforge adds to every object
 };
 
-const char* derivation_name(Derivation d);  // "written", "share", ... (compiler/backends/explain)
+const char* derivation_name(Derivation d);  // "written", "share", ... (compiler/base/provenance/resolve.cpp)
 
 // Where one value of an object came from: the site position of the element
 // it was derived from and the rule that derived it. Positions are in the site

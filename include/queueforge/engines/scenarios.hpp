@@ -4,6 +4,7 @@
 // preempts what) and each alone on the configured cluster with its running
 // workloads (does it fit at all, and where), expectations checked.
 #include <queueforge/base/diagnostics.hpp>
+#include <queueforge/compile.hpp>
 #include <queueforge/frontend/manifests.hpp>
 #include <queueforge/engines/scheduler.hpp>
 #include <queueforge/frontend/site.hpp>
@@ -62,6 +63,10 @@ struct Inputs {
 };
 // Returns nullopt when the input could not be read (errors in diags).
 std::optional<Inputs> load_inputs(const Options& opts, Diagnostics& diags);
+// The inputs of one site already compiled (compile.hpp; the report's): its
+// objects and its samples. The compilation's own findings are not repeated
+// in `diags`; nullopt when it did not lower or a sample is invalid.
+std::optional<Inputs> inputs_of(const Compilation& c, Diagnostics& diags);
 
 // Namespaces as the API server keeps them: every Namespace carries the
 // automatic kubernetes.io/metadata.name label, and the namespaces that
@@ -70,6 +75,8 @@ void add_missing_namespaces(std::vector<Resource>& objects);
 
 // Returns nullopt when the input could not be read (errors in diags).
 std::optional<Report> run(const Options& opts, Diagnostics& diags);
+// The simulation of inputs already read (opts.paths unused).
+Report run(Inputs in, const Options& opts, Diagnostics& diags);
 
 std::string format_json(const Report& r);
 std::string format_text(const Report& r);

@@ -112,10 +112,6 @@ std::vector<SampleWorkload> workloads_from_site(const site::Site& s, const std::
                                                 const ClusterContext& ctx, Diagnostics& diags,
                                                 std::vector<SourceText>& sources, const ManifestCheck& check = {});
 
-// The manifests the site's `workloads[].file` entries name, read as
-// workloads_from_site reads them (inside the site's folder only; problems
-// with the paths are errors), in section order, with their texts.
-LoadedResources read_sample_files(const site::Site& s, const std::string& site_dir, Diagnostics& diags);
 
 inline constexpr const char* kSampleEpoch = "2026-01-01T00:00:00Z";
 

@@ -5,6 +5,7 @@
 #include <queueforge/base/diagnostics.hpp>
 #include <queueforge/frontend/site.hpp>
 #include <queueforge/base/yaml_load.hpp>
+#include <queueforge/frontend/manifests.hpp>
 
 #include <optional>
 #include <string>
@@ -39,6 +40,20 @@ std::optional<site::Site> load_site_file(const std::string& path, Diagnostics& d
 // the resources a command loaded): its bases merged, then parsed.
 std::optional<site::Site> load_site_document(const Node& root, const std::string& path, Diagnostics& diags,
                                              std::vector<SourceText>* base_sources = nullptr);
+
+// load_site_file for a site text already in memory (tests, benchmarks).
+std::optional<site::Site> load_site_text(const std::string& path, const std::string& text, Diagnostics& diags,
+                                         std::vector<SourceText>* base_sources = nullptr);
+
+// The job manifests a site's workloads[].file entries name. Each file is
+// relative to the folder of the file that names it (the site's `site_dir`,
+// or a base's), must stay inside it (source_root.hpp), and is read with its
+// text for carets. nullopt when the file cannot be read (an error
+// at the entry's `file`); no resources when the file does not parse.
+std::optional<LoadedResources> read_sample_file(const site::Site& s, const site::Workload& w,
+                                                const std::string& site_dir, Diagnostics& diags);
+// Every `file` entry's manifests, in section order, with their texts.
+LoadedResources read_sample_files(const site::Site& s, const std::string& site_dir, Diagnostics& diags);
 
 // The sources to render findings of a site load with: the site file and each
 // base it read.

@@ -1,12 +1,30 @@
 // Which record answers for a field: its own, else its node's mark when the
 // node was copied from the site, else the nearest recorded ancestor's, else
 // the object's origin (object.hpp).
-#include <queueforge/backends/explain.hpp>
 #include <queueforge/base/provenance.hpp>
 
 #include <algorithm>
 
-namespace queueforge::explain {
+namespace queueforge {
+
+const char* derivation_name(Derivation d) {
+    switch (d) {
+    case Derivation::Object: return "object";
+    case Derivation::Written: return "written";
+    case Derivation::Share: return "share";
+    case Derivation::TeamDefaults: return "teamDefaults";
+    case Derivation::Default: return "default";
+    case Derivation::Target: return "target";
+    case Derivation::ZeroFilled: return "zero-filled";
+    case Derivation::Formed: return "formed";
+    case Derivation::Generated: return "generated";
+    }
+    return "written";
+}
+
+}  // namespace queueforge
+
+namespace queueforge::provenance {
 
 namespace {
 
@@ -185,4 +203,4 @@ std::vector<std::string> Resolver::paths() const {
     return out;
 }
 
-}  // namespace queueforge::explain
+}  // namespace queueforge::provenance

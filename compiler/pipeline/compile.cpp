@@ -1,0 +1,145 @@
+// The compile step: one driver function, each stage a free function of its
+// own folder (docs/architecture.md).
+#include <queueforge/compile.hpp>
+
+#include <queueforge/base/provenance.hpp>
+#include <queueforge/base/yaml_load.hpp>
+#include <queueforge/checks/rules.hpp>
+#include <queueforge/frontend/site_parse.hpp>
+
+#include <filesystem>
+#include <set>
+#include <tuple>
+
+namespace queueforge {
+
+void SourceSet::add(std::string path, std::string text) {
+    auto [it, inserted] = index_.try_emplace(path, texts_.size());
+    if (inserted) texts_.push_back({std::move(path), std::move(text)});
+}
+
+void SourceSet::add(const std::vector<SourceText>& texts) {
+    for (const auto& t : texts) add(t.path, t.text);
+}
+
+const SourceText* SourceSet::find(const std::string& path) const {
+    auto it = index_.find(path);
+    return it == index_.end() ? nullptr : &texts_[it->second];
+}
+
+const std::vector<Object>& Compilation::objects() const {
+    static const std::vector<Object> none;
+    return lowered ? lowered->objects : none;
+}
+
+namespace {
+
+std::optional<site::Site> read_site(const CompileInputs& in, Compilation& c) {
+    std::vector<SourceText> bases;
+    std::optional<site::Site> s;
+    if (in.document) {
+        s = load_site_document(*in.document, in.path, c.diagnostics, &bases);
+    } else if (in.text) {
+        c.sources.add(in.path, *in.text);
+        s = load_site_text(in.path, *in.text, c.diagnostics, &bases);
+    } else {
+        std::string text;
+        s = load_site_file(in.path, c.diagnostics, &text, &bases);
+        c.sources.add(in.path, std::move(text));
+    }
+    c.sources.add(bases);
+    return s;
+}
+
+// Where a finding on a lowered object belongs in the site: the provenance of
+// the field it names (explain's answer), else of the nearest field above it
+// that the object has, else the site element the object was lowered from.
+Mark site_position(const Object& o, const std::string& path) {
+    const provenance::Resolver r(o);
+    auto steps = provenance::parse_path(path);
+    if (!steps) return o.origin;
+    while (!steps->empty()) {
+        std::string at;
+        for (const auto& s : *steps) at = s.is_index ? provenance::append_index(at, s.index) : provenance::append_key(at, s.key);
+        if (auto f = r.field(at); f && f->mark.known()) return f->mark;
+        steps->pop_back();
+    }
+    const auto whole = r.whole();
+    return whole.mark.known() ? whole.mark : o.origin;
+}
+
+// Manifests under spec.passthrough are the user's, emitted as written and
+// never lowered: like any manifest, validate checks them, not the compile step.
+std::set<std::tuple<std::string, std::string, std::string>> passed_through(const site::Site& s) {
+    auto text = [](const Node* n) { return n && n->is_scalar() ? n->text() : std::string(); };
+    std::set<std::tuple<std::string, std::string, std::string>> out;
+    for (const auto& m : s.passthrough) {
+        const Node* meta = m.find("metadata");
+        out.emplace(text(m.find("kind")), meta ? text(meta->find("namespace")) : "", meta ? text(meta->find("name")) : "");
+    }
+    return out;
+}
+
+// Kueue's webhook and CEL rules (checks/rules, the one implementation that
+// validate runs too) over the lowered objects: what the API server would
+// refuse is refused here, at the site position each value came from. Only
+// errors: advice on objects (V2) is validate's, at the objects.
+void check_lowered(const site::Site& s, std::vector<Object>& objects, Diagnostics& diags) {
+    const auto verbatim = passed_through(s);
+    for (auto& o : objects) {
+        if (!verbatim.empty() && verbatim.count({o.kind, o.namespace_, o.name})) continue;
+        Resource r;
+        r.file = s.file;
+        r.ref = {o.api_version, o.kind, o.namespace_, o.name};
+        r.doc = std::move(o.doc);  // borrowed for the check, returned below
+        Diagnostics found;
+        rules::check_object(r, found);
+        o.doc = std::move(r.doc);
+        for (auto d : found.all()) {
+            if (d.severity != Severity::Error) continue;
+            d.file = s.file;
+            d.mark = site_position(o, d.path);
+            // validate's wording, with the object it is about: the path is
+            // the emitted object's, the position the site's.
+            d.message = d.object.display() + ": " + d.message;
+            diags.add(std::move(d));
+        }
+    }
+}
+
+}  // namespace
+
+Compilation compile(const CompileInputs& in) {
+    Compilation c;
+    auto s = read_site(in, c);
+    if (!s) return c;
+    if (in.read_samples) {
+        auto files = read_sample_files(*s, std::filesystem::path(in.path).parent_path().string(), c.diagnostics);
+        c.samples = std::move(files.resources);
+        c.sources.add(files.sources);
+    }
+    const std::size_t errors = c.diagnostics.count(Severity::Error);
+    if (in.prepare) in.prepare(*s, c.diagnostics);
+    c.site = std::move(s);
+    if (c.diagnostics.count(Severity::Error) > errors) return c;
+    c.lowered = lower_site(*c.site, c.diagnostics, {.target_override = in.target});
+    if (!c.lowered) return c;
+    const std::size_t before = c.diagnostics.count(Severity::Error);
+    check_lowered(*c.site, c.lowered->objects, c.diagnostics);
+    if (c.diagnostics.count(Severity::Error) > before) {
+        // Like any other error in the site: nothing is emitted.
+        c.lowered.reset();
+        return c;
+    }
+    c.model = model::build_cluster(c.lowered->objects);
+    return c;
+}
+
+std::optional<Lowered> compile_site(const std::string& path, const std::string& text, Diagnostics& diags,
+                                    const LowerOptions& opts) {
+    Compilation c = compile({.path = path, .text = text, .target = opts.target_override});
+    diags.append(c.diagnostics);
+    return std::move(c.lowered);
+}
+
+}  // namespace queueforge

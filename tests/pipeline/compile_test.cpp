@@ -1,0 +1,224 @@
+// The compile step (compile.hpp): one driver that owns the texts it read, and
+// Kueue's rules written once (checks/rules) reported at site positions.
+#include "test_util.hpp"
+
+#include <queueforge/backends/html_report.hpp>
+#include <queueforge/checks/validate.hpp>
+#include <queueforge/compile.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+using namespace queueforge;
+
+namespace {
+
+const std::string kHead = R"(apiVersion: queueforge.io/v1alpha1
+kind: Site
+metadata:
+  name: t
+spec:
+  target: kueue-0.19
+  pools:
+    - name: cpu
+      nodes: 3
+      allocatable: {cpu: 10, memory: 256Gi}
+)";
+
+const Diagnostic* first_with(const Diagnostics& d, const std::string& rule) {
+    for (const auto& x : d.all())
+        if (x.rule == rule) return &x;
+    return nullptr;
+}
+
+std::size_t count_with(const Diagnostics& d, const std::string& rule) {
+    return static_cast<std::size_t>(
+        std::count_if(d.all().begin(), d.all().end(), [&](const Diagnostic& x) { return x.rule == rule; }));
+}
+
+}  // namespace
+
+TEST_CASE("compile: the SourceSet keeps one text per file, the first given", "[compile]") {
+    SourceSet s;
+    s.add("a.yaml", "one");
+    s.add("b.yaml", "two");
+    s.add("a.yaml", "other");
+    REQUIRE(s.texts().size() == 2);
+    CHECK(s.texts()[0].path == "a.yaml");
+    CHECK(s.find("a.yaml")->text == "one");
+    CHECK(s.find("b.yaml")->text == "two");
+    CHECK_FALSE(s.find("c.yaml"));
+}
+
+TEST_CASE("compile: the result holds the site, the objects, the model and the texts read", "[compile]") {
+    const std::string text = kHead + "  teams: [{name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n";
+    Compilation c = compile({.path = "site.yaml", .text = text});
+    INFO(qf_test::messages(c.diagnostics));
+    REQUIRE(c.ok());
+    REQUIRE(c.site);
+    CHECK(c.site->teams.size() == 1);
+    CHECK_FALSE(c.objects().empty());
+    CHECK(c.model.find_cluster_queue("x") >= 0);
+    REQUIRE(c.sources.find("site.yaml"));
+    CHECK(c.sources.find("site.yaml")->text == text);
+}
+
+TEST_CASE("compile: a finding in a base renders with the base's line from the compilation's own texts", "[compile]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "base.yaml", R"(apiVersion: queueforge.io/v1alpha1
+kind: SiteBase
+metadata:
+  name: base
+spec:
+  pools:
+    - name: cpu
+      nodes: 3
+      allocatable: {cpu: 10, memory: 256Gi}
+  teams:
+    - name: x
+      namespaces: [a]
+      quota: [{pool: cpu, nominal: {cpu: 1}, lendingLimit: {cpu: 2}}]
+)");
+    qf_test::write_text(tmp.path / "queueforge-site.yaml", R"(apiVersion: queueforge.io/v1alpha1
+kind: Site
+metadata:
+  name: t
+spec:
+  extends: base.yaml
+  target: kueue-0.19
+)");
+    const std::string site = (tmp.path / "queueforge-site.yaml").string();
+    Compilation c = compile({.path = site});
+    CHECK_FALSE(c.ok());
+    CHECK_FALSE(c.lowered);
+    // No cohort: V30, at the base's lendingLimit, rendered with its caret
+    // from the texts the compilation read.
+    const Diagnostic* d = first_with(c.diagnostics, "V30");
+    REQUIRE(d);
+    CHECK(d->file == (tmp.path / "base.yaml").string());
+    CHECK(d->mark.line == 13);
+    const std::string text = render_text(c.diagnostics, c.sources.texts());
+    INFO(text);
+    CHECK(text.find("lendingLimit: {cpu: 2}") != std::string::npos);
+}
+
+TEST_CASE("compile: the sample manifests a site names are read by the compile step", "[compile]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "job.yaml", R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: a}
+spec:
+  template:
+    spec:
+      containers: [{name: c, image: x, resources: {requests: {cpu: 1}}}]
+      restartPolicy: Never
+)");
+    qf_test::write_text(tmp.path / "queueforge-site.yaml",
+                        kHead + "  teams: [{name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n" +
+                            "  workloads: [{name: s, namespace: a, file: job.yaml}]\n");
+    const std::string site = (tmp.path / "queueforge-site.yaml").string();
+    Compilation c = compile({.path = site, .read_samples = true});
+    INFO(qf_test::messages(c.diagnostics));
+    REQUIRE(c.ok());
+    REQUIRE(c.samples.size() == 1);
+    CHECK(c.samples[0].ref.kind == "Job");
+    CHECK(c.sources.find((tmp.path / "job.yaml").string()));
+    // Not asked: nothing read.
+    CHECK(compile({.path = site}).samples.empty());
+}
+
+TEST_CASE("compile: prepare runs between parsing and lowering, and its errors stop lowering", "[compile]") {
+    const std::string text = kHead + "  teams: [{name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n";
+    Compilation renamed = compile({.path = "site.yaml", .text = text, .prepare = [](site::Site& s, Diagnostics&) {
+                                       s.teams[0].name.value = "y";
+                                   }});
+    REQUIRE(renamed.ok());
+    CHECK(renamed.model.find_cluster_queue("y") >= 0);
+    Compilation refused = compile({.path = "site.yaml", .text = text, .prepare = [](site::Site& s, Diagnostics& d) {
+                                       d.error(s.file, {}, "no", "cmp.unknown-team");
+                                   }});
+    CHECK(refused.site);
+    CHECK_FALSE(refused.lowered);
+}
+
+TEST_CASE("compile: a Kueue rule is reported once, in validate's wording, at the site's field", "[compile]") {
+    // lendingLimit above nominal (V31): the site line of the lendingLimit.
+    const std::string text = kHead + R"(  cohorts: [{name: c}]
+  teams:
+    - name: x
+      cohort: c
+      namespaces: [a]
+      quota:
+        - pool: cpu
+          nominal: {cpu: 1}
+          lendingLimit: {cpu: 2}
+)";
+    Compilation c = compile({.path = "site.yaml", .text = text});
+    CHECK_FALSE(c.lowered);
+    REQUIRE(count_with(c.diagnostics, "V31") == 1);
+    const Diagnostic& d = *first_with(c.diagnostics, "V31");
+    CHECK(d.file == "site.yaml");
+    CHECK(d.mark.line == 19);
+    CHECK(d.message ==
+          "ClusterQueue/x: spec.resourceGroups[0].flavors[0].resources[0].lendingLimit: Invalid value: \"2\": must be "
+          "less than or equal to the nominalQuota");
+
+    // validate reports the same rule on the same object with the same words.
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "cq.yaml", R"(apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: {name: x}
+spec:
+  cohort: c
+  namespaceSelector: {}
+  resourceGroups:
+    - coveredResources: [cpu]
+      flavors:
+        - name: cpu
+          resources: [{name: cpu, nominalQuota: 1, lendingLimit: 2}]
+)");
+    Diagnostics vd;
+    LoadedResources in = load_resources({(tmp.path / "cq.yaml").string()}, vd);
+    validate_all(in, {}, vd);
+    const Diagnostic* v = first_with(vd, "V31");
+    REQUIRE(v);
+    CHECK(d.message == "ClusterQueue/x: " + v->message);
+}
+
+TEST_CASE("compile: without provenance for the field, a finding falls back to its nearest recorded parent", "[compile]") {
+    // In without values: the values field does not exist in the object; the
+    // finding lands on the expression the site wrote.
+    const std::string text = kHead + R"(  teams:
+    - name: x
+      namespaces: [a]
+      namespaceSelector:
+        matchExpressions:
+          - {key: tier, operator: In}
+      quota: [{pool: cpu, nominal: {cpu: 1}}]
+)";
+    Compilation c = compile({.path = "site.yaml", .text = text});
+    CHECK_FALSE(c.lowered);
+    const Diagnostic* d = first_with(c.diagnostics, "V32");
+    REQUIRE(d);
+    CHECK(d->mark.line == 16);
+    CHECK(d->message.find("ClusterQueue/x: spec.namespaceSelector.matchExpressions[0].values: Required value") == 0);
+}
+
+TEST_CASE("compile: the report compiles the site once and shows each finding once", "[compile]") {
+    // A share that does not divide evenly: one site.share-rounded warning,
+    // which three compilations used to repeat.
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "queueforge-site.yaml",
+                        kHead + "  teams: [{name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 33.3333%}}]}]\n");
+    Diagnostics diags;
+    std::vector<SourceText> sources;
+    auto in = html_report::collect({.site = tmp.path.string()}, diags, sources);
+    INFO(qf_test::messages(diags));
+    REQUIRE(in);
+    CHECK(count_with(diags, "site.share-rounded") == 1);
+    CHECK(std::count_if(sources.begin(), sources.end(), [&](const SourceText& s) {
+              return s.path == (tmp.path / "queueforge-site.yaml").string();
+          }) == 1);
+}
