@@ -6,6 +6,7 @@
 //   bench_report [rounds=30]
 #include <queueforge/engines/capacity.hpp>
 #include <queueforge/backends/html_report.hpp>
+#include <queueforge/base/safe_write.hpp>
 
 #include <sys/resource.h>
 
@@ -85,7 +86,7 @@ int main(int argc, char** argv) {
             bytes = html.size();
             auto t2 = std::chrono::steady_clock::now();
             std::string error;
-            if (!html_report::write_atomic(out, html, error)) {
+            if (!replace_file_atomically(out, html, error)) {
                 std::fprintf(stderr, "%s\n", error.c_str());
                 return 1;
             }

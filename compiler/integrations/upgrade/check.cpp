@@ -123,7 +123,7 @@ std::optional<Report> check(const Options& opts, Diagnostics& diags) {
             }
             if (r.file != "-" && r.file != "<stdin>") {
                 Diagnostics ignored;
-                auto files = workloads::read_sample_files(*s, std::filesystem::path(r.file).parent_path().string(), ignored);
+                auto files = read_sample_files(*s, std::filesystem::path(r.file).parent_path().string(), ignored);
                 for (auto& x : files.resources) repo.samples.push_back(std::move(x));
             }
             repo.sites.push_back(std::move(site));
