@@ -115,6 +115,10 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, Work
         list->push_back(r);
     }
 
+    for (const auto* list : {&in.flavors, &in.cohorts, &in.cluster_queues, &in.local_queues, &in.priority_classes})
+        in.cluster_objects.insert(in.cluster_objects.end(), list->begin(), list->end());
+    in.cluster = model::build_cluster(in.cluster_objects);
+
     Model m;
     build_config(in, m.config, diags);
 
@@ -130,14 +134,14 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, Work
     }
 
     auto& priority_classes = ctx.priority_classes;
-    for (const Resource* r : in.priority_classes) {
-        Reader rd{*r, diags};
-        auto v = rd.int_at(&r->doc, "value");
-        if (!v) {
+    for (const auto& pc : in.cluster.priority_classes) {
+        Reader rd{*in.cluster_objects[static_cast<std::size_t>(pc.source)], diags};
+        auto v = rd.int_at(&rd.r.doc, "value");
+        if (!v || !pc.has_value) {
             rd.error(nullptr, "WorkloadPriorityClass has no integer value; ignored");
             continue;
         }
-        priority_classes[r->ref.name] = static_cast<std::int32_t>(*v);
+        priority_classes[pc.name] = static_cast<std::int32_t>(pc.value);
     }
 
     build_queues(in, m, diags);
