@@ -65,11 +65,12 @@ bool is_core(const Resource& r) { return r.ref.api_version == "v1"; }
 }  // namespace
 
 void add_namespaces(const std::vector<const Resource*>& namespaces, Model& m, Diagnostics& diags) {
-    for (const Resource* r : namespaces) {
-        Reader rd{*r, diags};
-        NamespaceInfo info;
-        info.labels = rd.string_map(rd.map_at(&r->doc, "metadata"), "labels");
-        m.namespaces[r->ref.name] = std::move(info);
+    // Their labels as the model reads them; the objects only for findings.
+    const model::Cluster c = model::build_cluster(namespaces);
+    for (const auto& ns : c.namespaces) {
+        Reader rd{*namespaces[static_cast<std::size_t>(ns.source)], diags};
+        rd.map_at(rd.map_at(&rd.r.doc, "metadata"), "labels");
+        m.namespaces[ns.name].labels = ns.labels;
     }
 }
 
