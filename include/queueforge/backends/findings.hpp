@@ -2,6 +2,7 @@
 // Findings → one output format. Each format lives in its own file under
 // compiler/backends/findings/ and is listed once in report_formats.def: a new format is
 // one new file and one line there.
+#include <queueforge/base/checked_object.hpp>
 #include <queueforge/base/diagnostics.hpp>
 
 #include <optional>
@@ -13,12 +14,6 @@
 
 namespace queueforge {
 
-
-// An object that was checked, so that JUnit can list the ones that passed too.
-struct CheckedObject {
-    std::string file;
-    ObjectRef object;
-};
 
 struct ReportContext {
     std::string tool_name = "queueforge";

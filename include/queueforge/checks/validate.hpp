@@ -1,6 +1,7 @@
 #pragma once
 // `validate`: schema (layer 1), Kueue's own rules (layer 2) and cross-object
 // checks (layer 3) over any set of manifests, site descriptions included.
+#include <queueforge/base/checked_object.hpp>
 #include <queueforge/base/diagnostics.hpp>
 #include <queueforge/frontend/manifests.hpp>
 #include <queueforge/frontend/platform.hpp>
