@@ -55,59 +55,6 @@ std::optional<argocd::Parameters> read_params(int& exit) {
     return std::nullopt;
 }
 
-// The Kueue API version the destination cluster serves, from Argo CD's
-// KUBE_API_VERSIONS ("v1,apps/v1,kueue.x-k8s.io/v1beta2,..."; entries may be
-// group/version/Kind too). Empty when unknown.
-std::set<std::string> served_kueue_versions() {
-    std::set<std::string> out;
-    const char* list = env("KUBE_API_VERSIONS");
-    if (!list) return out;
-    std::string s = list;
-    for (std::size_t b = 0; b < s.size();) {
-        std::size_t e = s.find(',', b);
-        if (e == std::string::npos) e = s.size();
-        std::string item = s.substr(b, e - b);
-        if (item.starts_with("kueue.x-k8s.io/")) {
-            std::string v = item.substr(15);
-            out.insert(v.substr(0, v.find('/')));
-        }
-        b = e + 1;
-    }
-    return out;
-}
-
-std::string target_spec(const site::Site& s) {
-    if (!s.target.name.value.empty()) return s.target.name.value;
-    if (!s.target.openshift_ai.value.empty()) return "rhoai-" + s.target.openshift_ai.value;
-    return "kueue-" + s.target.kueue.value;
-}
-
-// When the site does not pin the Kueue API version and the cluster serves the
-// other one only, follow the cluster (and say so).
-void follow_cluster_api(site::Site& s, const std::string& override_target) {
-    if (!s.target.kueue_api_version.value.empty()) return;
-    auto served = served_kueue_versions();
-    if (served.empty()) return;
-    auto t = find_target(override_target.empty() ? target_spec(s) : override_target);
-    if (!t.target) return;
-    std::string mine = t.target->kueue_api_version.substr(t.target->kueue_api_version.find('/') + 1);
-    if (served.count(mine)) return;
-    for (const char* other : {"v1beta2", "v1beta1"}) {
-        if (!served.count(other)) continue;
-        // Cohorts follow the queues when their version is not served either.
-        const std::string& cohort = t.target->cohort_api_version;
-        std::string cohort_version = cohort.empty() ? "" : cohort.substr(cohort.find('/') + 1);
-        std::string cohort_override = !cohort_version.empty() && !served.count(cohort_version) ? other : "";
-        if (apply_overrides(*t.target, {other, "", cohort_override}).target) {
-            s.target.kueue_api_version.value = other;
-            s.target.cohort_api_version.value = cohort_override;
-            std::cerr << "queueforge: the destination cluster serves kueue.x-k8s.io/" << other << ", not " << mine
-                      << "; emitting " << other << "\n";
-        }
-        return;
-    }
-}
-
 int run_generate(const std::string& flag_target) {
     int exit = kOk;
     auto params = read_params(exit);
@@ -131,7 +78,10 @@ int run_generate(const std::string& flag_target) {
     }
 
     argocd::select_teams(*site, p.teams, diags);
-    follow_cluster_api(*site, p.target);
+    const char* api_versions = env("KUBE_API_VERSIONS");
+    if (auto note = argocd::follow_cluster_api(*site, p.target, argocd::served_kueue_versions(api_versions ? api_versions : ""));
+        !note.empty())
+        std::cerr << "queueforge: " << note << "\n";
     std::optional<Lowered> lowered;
     if (!diags.has_errors()) lowered = lower_site(*site, diags, {.target_override = p.target});
     if (report(diags, sources, plugin_gate()) != kOk || !lowered) return kInvalid;

@@ -71,3 +71,55 @@ TEST_CASE("argocd parameters: select_teams keeps the named teams and suggests fo
     CHECK(d.all().back().message.find("did you mean \"llm\"?") != std::string::npos);
     CHECK(copy.teams.size() == site->teams.size());
 }
+
+TEST_CASE("argocd cluster API: KUBE_API_VERSIONS names the Kueue versions the cluster serves", "[argocd]") {
+    using S = std::set<std::string>;
+    CHECK(argocd::served_kueue_versions("") == S{});
+    CHECK(argocd::served_kueue_versions("v1,apps/v1,batch/v1") == S{});
+    CHECK(argocd::served_kueue_versions("v1,kueue.x-k8s.io/v1beta2,apps/v1") == S{"v1beta2"});
+    // group/version/Kind entries and both versions at once
+    CHECK(argocd::served_kueue_versions("kueue.x-k8s.io/v1beta1/ClusterQueue,kueue.x-k8s.io/v1beta2,"
+                                        "kueue.x-k8s.io/v1beta2/LocalQueue") == S{"v1beta1", "v1beta2"});
+    // a look-alike group and an empty version are not Kueue's
+    CHECK(argocd::served_kueue_versions("notkueue.x-k8s.io/v1beta2,kueue.x-k8s.io/,,") == S{});
+}
+
+TEST_CASE("argocd cluster API: a site that pins no version follows the cluster, a pinned one does not", "[argocd]") {
+    auto parse = [](const std::string& target) {
+        Diagnostics d;
+        auto s = parse_site_text("queueforge-site.yaml",
+                                 "apiVersion: queueforge.io/v1alpha1\nkind: Site\nmetadata: {name: lab}\n"
+                                 "spec:\n  target: " + target + "\n" +
+                                     "  pools: [{name: a100}]\n  teams:\n    - name: research\n"
+                                     "      namespaces: [research]\n      quota: [{pool: a100, nominal: {cpu: 1}}]\n",
+                                 d);
+        INFO(qf_test::messages(d));
+        REQUIRE(s);
+        return *s;
+    };
+    {
+        auto s = parse("kueue-0.15");  // emits v1beta2, can emit v1beta1
+        CHECK(argocd::follow_cluster_api(s, "", {"v1beta1", "v1beta2"}).empty());  // served: nothing to do
+        CHECK(argocd::follow_cluster_api(s, "", {}).empty());                      // unknown: nothing to do
+        CHECK(s.target.kueue_api_version.value.empty());
+        const std::string note = argocd::follow_cluster_api(s, "", {"v1beta1"});
+        CHECK(note == "the destination cluster serves kueue.x-k8s.io/v1beta1, not v1beta2; emitting v1beta1");
+        CHECK(s.target.kueue_api_version.value == "v1beta1");
+    }
+    {
+        auto s = parse("{kueue: \"0.15\", kueueAPIVersion: v1beta2}");  // pinned
+        CHECK(argocd::follow_cluster_api(s, "", {"v1beta1"}).empty());
+        CHECK(s.target.kueue_api_version.value == "v1beta2");
+    }
+    {
+        // The plugin's target parameter decides, not the site's: 0.14 emits v1beta1.
+        auto s = parse("kueue-0.15");
+        CHECK(argocd::follow_cluster_api(s, "kueue-0.14", {"v1beta1"}).empty());
+    }
+    {
+        // Kueue 0.14 cannot emit v1beta2: nothing to follow.
+        auto s = parse("kueue-0.14");
+        CHECK(argocd::follow_cluster_api(s, "", {"v1beta2"}).empty());
+        CHECK(s.target.kueue_api_version.value.empty());
+    }
+}

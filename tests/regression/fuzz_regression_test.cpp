@@ -101,7 +101,7 @@ TEST_CASE("fuzz: a threshold of .inf or .nan is a positioned error, not an excep
         REQUIRE(d.has_errors());
         CHECK(d.all().front().message.find("finite number") != std::string::npos);
         CHECK(d.all().front().mark.line == 2);
-        CHECK(d.all().front().mark.column == 7);
+        CHECK(d.all().front().mark.col == 7);
     }
     Diagnostics d;
     auto t = timeline::parse_thresholds("rangespec.yaml", "clusterQueueClassesMinUsage:\n  cq: +12.5\n  b: 3e1\n", d);

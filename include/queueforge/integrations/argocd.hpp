@@ -8,7 +8,9 @@
 #include <queueforge/frontend/site.hpp>
 
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace queueforge::argocd {
@@ -33,5 +35,16 @@ std::optional<Parameters> read_parameters(const std::vector<std::string>& enviro
 // site does not define is an error ("cmp.teams") with the closest team name
 // as a suggestion, and then no team is dropped.
 void select_teams(site::Site& s, const std::vector<std::string>& wanted, Diagnostics& diags);
+
+// The versions of kueue.x-k8s.io the destination cluster serves, from Argo
+// CD's KUBE_API_VERSIONS ("v1,apps/v1,kueue.x-k8s.io/v1beta2,..."; entries
+// may be group/version/Kind too). Empty when the list is empty.
+std::set<std::string> served_kueue_versions(std::string_view kube_api_versions);
+
+// When the site pins no Kueue API version and the destination cluster serves
+// only the other one, the site follows the cluster (Cohorts too, when their
+// version is not served either). Returns what to tell the user ("" when
+// nothing changed). `override_target` is the plugin's target parameter.
+std::string follow_cluster_api(site::Site& s, const std::string& override_target, const std::set<std::string>& served);
 
 }  // namespace queueforge::argocd
