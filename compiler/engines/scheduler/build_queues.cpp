@@ -300,6 +300,7 @@ void build_queues(const Inputs& in, Model& m, Diagnostics& diags) {
         if (n.is_cq) {
             n.cq = n.index;
             m.cqs[n.cq].node = static_cast<int>(i);
+            m.cqs[n.cq].fr_order = n.fr_order;
             n.weight = weight_of(c.cluster_queues[n.index].fair_sharing_weight);
         } else {
             const model::Cohort& co = c.cohorts[n.index];
