@@ -2,6 +2,7 @@
 
 #include <queueforge/frontend/discover.hpp>
 #include <queueforge/backends/html_report.hpp>
+#include <queueforge/base/safe_write.hpp>
 
 #include <iostream>
 
@@ -53,7 +54,7 @@ int run_report(const ReportFlags& f) {
         return std::cout.good() ? kOk : kInvalid;
     }
     std::string error;
-    if (!html_report::write_atomic(f.output, html, error)) {
+    if (!replace_file_atomically(f.output, html, error)) {
         std::cerr << "queueforge report: " << error << "\n";
         return kInvalid;
     }

@@ -92,6 +92,8 @@ std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const
     lower::lower_priority_classes(ctx);
     lower::lower_teams(ctx);
     lower::lower_tenant_rbac(ctx);
+    lower::lower_hardware_profiles(ctx);
+    lower::lower_kueue_operator(ctx);
     lower::check_share_sums(ctx, s.teams);
     lower::apply_patches(ctx);
     lower::add_passthrough(ctx);

@@ -12,11 +12,13 @@ namespace queueforge::lower {
 
 // Sync waves, which are also the stream order (conventions.md 1.7, 5.5).
 inline constexpr int kWaveNamespace = -20;
+inline constexpr int kWaveKueueOperator = -15;  // the Kueue CR configures Kueue before any queue exists
 inline constexpr int kWaveEmbeddedKueueDsc = -10;
 inline constexpr int kWaveFlavor = 0;
 inline constexpr int kWaveClusterQueue = 1;
 inline constexpr int kWaveLocalQueue = 2;
 inline constexpr int kWaveTenantRbac = 3;  // after the queues its members submit to
+inline constexpr int kWaveHardwareProfile = 4;  // after the LocalQueues the dashboard looks for
 inline constexpr int kWavePlatformDsc = 10;
 
 struct ObjectSpec {

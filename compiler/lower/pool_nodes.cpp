@@ -15,6 +15,11 @@ void add_pool_nodes(const site::Site& s, const std::string& file, std::vector<Re
         Node labels = Node::mapping();
         for (const auto& [k, v] : p.node_labels) labels.set(k.value, Node::string(v.value));
         meta.set("labels", std::move(labels));
+        // One Node stands for the pool's `nodes`: what one node allocates is
+        // the total divided by this count (the HardwareProfile checks).
+        Node annotations = Node::mapping();
+        annotations.set("queueforge.io/pool-nodes", Node::string(std::to_string(p.nodes->value)));
+        meta.set("annotations", std::move(annotations));
         doc.set("metadata", std::move(meta));
         Node alloc = Node::mapping();
         for (const auto& a : p.allocatable)

@@ -230,13 +230,13 @@ std::unique_ptr<Element> parse_xml(const std::string& s) { return XmlReader(s).d
 }  // namespace
 
 TEST_CASE("report: format names") {
-    for (const char* name : {"text", "json", "sarif", "junit", "github"}) {
+    for (const char* name : {"text", "json", "sarif", "junit", "github", "gitlab"}) {
         REQUIRE(find_report_format(name) != nullptr);
         CHECK(find_report_format(name)->name == name);
         CHECK_FALSE(find_report_format(name)->description.empty());
     }
-    CHECK(report_formats().size() == 5);
-    CHECK(report_format_names() == "text, json, sarif, junit, github");
+    CHECK(report_formats().size() == 6);
+    CHECK(report_format_names() == "text, json, sarif, junit, github, gitlab");
     for (const char* bad : {"", "JSON", "yaml", "tap", "xml", "sarif ", "git"}) CHECK_FALSE(find_report_format(bad));
 
     const auto diags = findings();
@@ -246,6 +246,7 @@ TEST_CASE("report: format names") {
     CHECK(format_report(*find_report_format("sarif"), diags, ctx) == format_sarif(diags, ctx));
     CHECK(format_report(*find_report_format("junit"), diags, ctx) == format_junit(diags, ctx));
     CHECK(format_report(*find_report_format("github"), diags, ctx) == format_github(diags, ctx));
+    CHECK(format_report(*find_report_format("gitlab"), diags, ctx) == format_gitlab(diags, ctx));
 }
 
 TEST_CASE("report: text is render_text plus the object and field") {
@@ -616,4 +617,35 @@ TEST_CASE("report: same findings, same bytes") {
         CHECK(out.back() == '\n');
         CHECK(out.find("/work/") == std::string::npos);  // never absolutized
     }
+}
+
+TEST_CASE("gitlab: Code Quality JSON with GitLab's severities and line-independent, unique fingerprints", "[report][gitlab]") {
+    auto diags_at = [](int first_line) {
+        Diagnostics d;
+        d.error("clusters/prod/queueforge-site.yaml", {first_line, 9}, "quota names unknown pool \"a10\"", "site.unknown-pool");
+        d.error("clusters/prod/queueforge-site.yaml", {first_line + 5, 9}, "quota names unknown pool \"a10\"", "site.unknown-pool");
+        d.warning("rendered/cq.yaml", {3, 1}, "no LocalQueue points here", "xref.unused-cluster-queue");
+        d.note("", {}, "3 objects checked", "");
+        return d;
+    };
+    const auto* format = find_report_format("gitlab");
+    REQUIRE(format);
+    const auto a = nlohmann::json::parse(format_report(*format, diags_at(10), {}));
+    const auto b = nlohmann::json::parse(format_report(*format, diags_at(40), {}));
+    REQUIRE(a.is_array());
+    REQUIRE(a.size() == 4);
+    CHECK(a[0]["check_name"] == "site.unknown-pool");
+    CHECK(a[0]["severity"] == "major");
+    CHECK(a[2]["severity"] == "minor");
+    CHECK(a[3]["severity"] == "info");
+    CHECK(a[3]["check_name"] == "queueforge");
+    CHECK(a[0]["location"]["path"] == "clusters/prod/queueforge-site.yaml");
+    CHECK(a[0]["location"]["lines"]["begin"] == 10);
+    CHECK(a[3]["location"]["lines"]["begin"] == 1);  // GitLab needs a line: the first
+    // The same finding twice: two fingerprints; lines moved: the same ones.
+    CHECK(a[0]["fingerprint"] != a[1]["fingerprint"]);
+    for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i]["fingerprint"] == b[i]["fingerprint"]);
+    CHECK(a[0]["fingerprint"].get<std::string>().size() == 16);
+    // No findings: an empty array, which GitLab reads as "no issues".
+    CHECK(format_report(*format, Diagnostics{}, {}) == "[]\n");
 }

@@ -4,6 +4,7 @@
 #include "test_util.hpp"
 
 #include <queueforge/backends/html_report.hpp>
+#include <queueforge/base/safe_write.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -219,31 +220,6 @@ TEST_CASE("report: invalid input is refused before anything is written", "[repor
     CHECK(d4.has_errors());
 }
 
-TEST_CASE("report: written atomically, whole or not at all", "[report]") {
-    qf_test::TempDir tmp;
-    auto out = tmp.path / "report.html";
-    std::string error;
-    REQUIRE(html_report::write_atomic(out.string(), "first", error));
-    CHECK(qf_test::read_text(out) == "first");
-    std::string big(3 << 20, 'x');
-    REQUIRE(html_report::write_atomic(out.string(), big, error));
-    CHECK(qf_test::read_text(out) == big);
-    // Nothing else is left in the folder.
-    std::size_t files = 0;
-    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(tmp.path)) ++files;
-    CHECK(files == 1);
-    CHECK_FALSE(html_report::write_atomic((tmp.path / "no/such/dir/r.html").string(), "x", error));
-    CHECK_FALSE(error.empty());
-    CHECK_FALSE(std::filesystem::exists(tmp.path / "no"));
-    // A folder in the way: refused, and the folder is left as it was.
-    std::filesystem::create_directories(tmp.path / "dir.html/inside");
-    CHECK_FALSE(html_report::write_atomic((tmp.path / "dir.html").string(), "x", error));
-    CHECK(std::filesystem::is_directory(tmp.path / "dir.html/inside"));
-    files = 0;
-    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(tmp.path)) ++files;
-    CHECK(files == 2);
-}
-
 TEST_CASE("report: headless Chromium renders the multi-team report", "[report][chromium][slow]") {
     if (!have_chromium()) {
         WARN("skipped: chromium is not installed (scripts/setup.sh installs it)");
@@ -253,7 +229,7 @@ TEST_CASE("report: headless Chromium renders the multi-team report", "[report][c
     auto page = tmp.path / "multi-team-report.html";
     auto png = tmp.path / "shot.png";
     std::string error;
-    REQUIRE(html_report::write_atomic(page.string(),
+    REQUIRE(replace_file_atomically(page.string(),
                                       html_report::render(collect_ok({.site = multi_team_site(), .scenario = multi_team_day()})),
                                       error));
     const std::string common = "timeout 60 chromium --headless --no-sandbox --disable-gpu --no-first-run "

@@ -128,6 +128,39 @@ TEST_CASE("ci examples: the GitLab merge-request diff job's command runs against
     run_in_pr(queueforge_lines(scripts), "export CI_MERGE_REQUEST_DIFF_BASE_SHA=$(git rev-parse main) && ");
 }
 
+TEST_CASE("ci examples: the GitLab check job writes a Code Quality report and a JUnit report, and fails on drift", "[ci-examples][gitlab]") {
+    const Node doc = load(qf_test::source_dir() / "examples/ci/gitlab-ci.yaml");
+    const Node& job = at(doc, {"queueforge-check"});
+    CHECK(at(job, {"artifacts", "reports", "codequality"}).text() == "gl-code-quality-report.json");
+    CHECK(at(job, {"artifacts", "reports", "junit"}).text() == "queueforge-junit.xml");
+    std::string script;  // sh() runs it under set -e, as GitLab's runner does
+    for (const auto& s : at(job, {"script"}).items()) script += s.text() + "\n";
+    TempDir t;
+    qf_test::add_multi_team_site(t.path / "clusters/prod", "prod");
+    REQUIRE(sh(t.path, "queueforge build clusters/prod -o clusters/prod/rendered").exit == 0);
+    {
+        auto r = sh(t.path, script);
+        INFO(r.out << r.err);
+        CHECK(r.exit == 0);  // rendered output in step with the site: the job passes
+        const auto quality = read_text(t.path / "gl-code-quality-report.json");
+        CHECK(quality.rfind("[", 0) == 0);
+        CHECK(quality.find("\"severity\": \"major\"") == std::string::npos);  // notes only
+    }
+    {
+        // The site changes but the rendered folder is not rebuilt: drift.
+        REQUIRE(qf_test::replace_once(t.path / "clusters/prod/queueforge-site.yaml",
+                                      "nominal: {cpu: 192, memory: 2000Gi, nvidia.com/gpu: 16}",
+                                      "nominal: {cpu: 192, memory: 2000Gi, nvidia.com/gpu: 12}"));
+        auto r = sh(t.path, script);
+        INFO(r.out << r.err);
+        CHECK(r.exit != 0);
+        const auto quality = read_text(t.path / "gl-code-quality-report.json");
+        CHECK(quality.find("\"check_name\"") != std::string::npos);
+        CHECK(quality.find("\"severity\": \"major\"") != std::string::npos);
+        CHECK(read_text(t.path / "queueforge-junit.xml").find("<failure") != std::string::npos);
+    }
+}
+
 TEST_CASE("argocd: the ApplicationSet makes one Application per cluster folder with the shipped plugin", "[argocd][ci-examples]") {
     const auto dir = qf_test::source_dir() / "deploy/argocd";
     const Node plugin = load(dir / "plugin.yaml");

@@ -104,10 +104,4 @@ std::optional<Input> collect(const Options& opts, Diagnostics& diags, std::vecto
     return in;
 }
 
-bool write_atomic(const std::string& path, const std::string& bytes, std::string& error) {
-    // A fresh temporary file beside the target (never through a symlink),
-    // flushed, then one rename: the target is old or whole after a crash.
-    return replace_file_atomically(path, bytes, error);
-}
-
 }  // namespace queueforge::html_report

@@ -20,6 +20,8 @@ void check_cross_objects(const std::vector<Resource>& resources, const CrossOpti
     check_namespaces(inv, diags);
     check_capacity(inv, diags);
     check_tenant_rbac(resources, diags);
+    check_hardware_profiles(inv, resources, opts.target ? &*opts.target : nullptr, diags);
+    check_kueue_config(inv, resources, opts.samples, opts.target ? &*opts.target : nullptr, diags);
     if (opts.target) check_target_apis(resources, *opts.target, diags);
     check_target_dsc(inv, opts.target ? &*opts.target : nullptr, diags);
 }

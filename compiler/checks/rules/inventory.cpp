@@ -37,6 +37,8 @@ Inventory build_inventory(const std::vector<Resource>& resources) {
             }
         } else if (group == "datasciencecluster.opendatahub.io" && kind == "DataScienceCluster") {
             inv.dscs.push_back(&r);
+        } else if (group == "infrastructure.opendatahub.io" && kind == "HardwareProfile") {
+            inv.hardware_profiles.push_back(&r);
         }
     }
     return inv;

@@ -13,6 +13,7 @@ namespace queueforge::rules::detail {
 
 struct Inventory {
     std::vector<const Resource*> flavors, cluster_queues, cohorts, local_queues, namespaces, nodes, dscs;
+    std::vector<const Resource*> hardware_profiles;  // infrastructure.opendatahub.io
     std::map<std::string, const Resource*> flavor_by_name, cq_by_name, cohort_by_name, namespace_by_name;
 
     std::vector<std::string> names(const std::map<std::string, const Resource*>& m) const;
@@ -33,6 +34,10 @@ void check_cohort_cycles(const Inventory& inv, Diagnostics& diags);
 void check_namespaces(const Inventory& inv, Diagnostics& diags);
 void check_capacity(const Inventory& inv, Diagnostics& diags);
 void check_tenant_rbac(const std::vector<Resource>& resources, Diagnostics& diags);
+void check_hardware_profiles(const Inventory& inv, const std::vector<Resource>& resources, const Target* target,
+                             Diagnostics& diags);
+void check_kueue_config(const Inventory& inv, const std::vector<Resource>& resources, const std::vector<Resource>* samples,
+                        const Target* target, Diagnostics& diags);
 void check_target_apis(const std::vector<Resource>& resources, const Target& target, Diagnostics& diags);
 void check_target_dsc(const Inventory& inv, const Target* target, Diagnostics& diags);
 

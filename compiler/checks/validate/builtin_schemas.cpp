@@ -43,6 +43,10 @@ constexpr BuiltinKind kBuiltins[] = {
     {"opendatahub/v2/datasciencecluster.yaml", "datasciencecluster.opendatahub.io/v2", "DataScienceCluster"},
     {"opendatahub/v1/dscinitialization.yaml", "dscinitialization.opendatahub.io/v1", "DSCInitialization"},
     {"opendatahub/v2/dscinitialization.yaml", "dscinitialization.opendatahub.io/v2", "DSCInitialization"},
+    {"infrastructure/v1alpha1/hardwareprofile.yaml", "infrastructure.opendatahub.io/v1alpha1", "HardwareProfile"},
+    {"infrastructure/v1/hardwareprofile.yaml", "infrastructure.opendatahub.io/v1", "HardwareProfile"},
+    // The Red Hat build of Kueue operator.
+    {"kueue-operator/v1/kueue.yaml", "kueue.openshift.io/v1", "Kueue"},
     // Kubernetes built-in kinds.
     {"core/v1/namespace.yaml", "v1", "Namespace"},
     {"core/v1/pod.yaml", "v1", "Pod"},

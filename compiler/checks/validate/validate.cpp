@@ -90,6 +90,7 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
 
     rules::CrossOptions xo;
     xo.target = opts.target;
+    xo.samples = &samples;
     if (checked.size() == input.resources.size()) {
         // No site among the inputs: the cross-object checks see the inputs
         // themselves.

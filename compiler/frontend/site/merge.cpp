@@ -99,7 +99,7 @@ Node merge_named_list(Node base, const Node& over, const std::string& shape, con
 std::string named_list_key(const std::string& shape) {
     if (shape == "spec.pools" || shape == "spec.cohorts" || shape == "spec.priorityClasses" ||
         shape == "spec.teams" || shape == "spec.workloads" || shape == "spec.workloads[].podSets" ||
-        shape == "spec.patches")
+        shape == "spec.patches" || shape == "spec.hardwareProfiles.profiles")
         return "name";
     if (shape == "spec.teams[].quota" || shape == "spec.cohorts[].quota") return "pool";
     return "";

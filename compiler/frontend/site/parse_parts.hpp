@@ -14,6 +14,10 @@ void read_team_defaults(const Reader& r, const Node& n, QueueSettings& out);
 bool read_workload(const Reader& r, const Node& n, const std::string& what, Workload& out);
 bool read_patch(const Reader& r, const Node& n, const std::string& what, Patch& out);
 bool read_passthrough(const Reader& r, const Node& n, const std::string& what, Node& out);
+bool read_hardware_profile(const Reader& r, const Node& n, const std::string& what, HardwareProfile& out);
+void read_hardware_profiles(const Reader& r, const Node& n, HardwareProfiles& out);
+// `key` is where `kueueOperator:` is written (an empty section has no position of its own).
+void read_kueue_operator(const Reader& r, const Node& n, Mark key, KueueOperator& out);
 
 // Shared by teams and cohorts.
 void read_quota(const Reader& r, const Node* n, const std::string& what, std::vector<QuotaEntry>& out);

@@ -126,7 +126,8 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
     }
     if (!r.expect_map(*spec, "spec",
                       {"target", "dataScienceCluster", "manageNamespaces", "pools", "cohorts", "priorityClasses",
-                       "teamDefaults", "teams", "workloads", "patches", "passthrough"}))
+                       "teamDefaults", "teams", "workloads", "patches", "passthrough", "hardwareProfiles",
+                       "kueueOperator"}))
         return std::nullopt;
 
     if (const Node* t = spec->find("target"))
@@ -144,6 +145,9 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
     read_list(r, spec->find("workloads"), "spec.workloads", s.workloads, read_workload);
     read_list(r, spec->find("patches"), "spec.patches", s.patches, read_patch);
     read_list(r, spec->find("passthrough"), "spec.passthrough", s.passthrough, read_passthrough);
+    if (const Node* h = spec->find("hardwareProfiles")) read_hardware_profiles(r, *h, s.hardware_profiles.emplace());
+    for (const auto& e : spec->entries())
+        if (e.key == "kueueOperator") read_kueue_operator(r, e.value, e.key_mark, s.kueue_operator.emplace());
 
     if (diags.count(Severity::Error) > errors_before) return std::nullopt;
     return s;

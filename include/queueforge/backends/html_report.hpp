@@ -43,11 +43,6 @@ std::optional<Input> collect(const Options& opts, Diagnostics& diags, std::vecto
 // The document.
 std::string render(const Input& in);
 
-// Writes `bytes` to a temporary file beside `path` and renames it into
-// place: readers see the old file or the whole new one, never a part.
-// On failure nothing is left behind and `error` says why.
-bool write_atomic(const std::string& path, const std::string& bytes, std::string& error);
-
 // Escapes text for HTML element content and quoted attribute values.
 std::string escape(std::string_view text);
 

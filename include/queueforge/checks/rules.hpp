@@ -18,13 +18,18 @@ void check_object(const Resource& r, Diagnostics& diags);
 
 struct CrossOptions {
     std::optional<Target> target;  // --target: fields/kinds the target does not serve
+    // Job manifests a site's workloads name that are not among the inputs:
+    // the Kueue configuration's integrations must cover their kinds too.
+    const std::vector<Resource>* samples = nullptr;
 };
 
 // Across the whole set: LocalQueue -> ClusterQueue exists, flavors exist,
 // cohort hierarchy without cycles, namespaceSelector null / {} / not matching
 // the LocalQueues' namespaces, several default queues per namespace,
 // duplicate objects, what the target does not serve, quota sums vs Node
-// capacity when Node objects are present.
+// capacity when Node objects are present; HardwareProfiles against the
+// queues (hwp.*); the Kueue operator's CR or Kueue's Configuration against
+// the queues and jobs (kueue-config.*).
 void check_cross_objects(const std::vector<Resource>& resources, const CrossOptions& opts, Diagnostics& diags);
 
 }  // namespace queueforge::rules

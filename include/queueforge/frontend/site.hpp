@@ -186,6 +186,53 @@ struct Patch {
     Mark mark;
 };
 
+// min / default / max of one HardwareProfile identifier (a count of cpu,
+// memory or the pool's accelerator).
+struct CountRange {
+    std::optional<Located<Quantity>> min, def, max;
+    Mark mark;
+};
+
+// One HardwareProfile of type Queue (OpenShift AI's dashboard): for a team
+// (its LocalQueue, cpu and memory), for a pool (every team with quota in it,
+// plus the pool's accelerator), or for both.
+struct HardwareProfile {
+    Text name;
+    Text team;
+    Text pool;
+    Text display_name;
+    Text description;
+    Text local_queue;     // default: the team's LocalQueue
+    Text priority_class;  // a WorkloadPriorityClass of the site
+    std::optional<CountRange> cpu, memory, accelerator;
+    Mark mark;
+};
+
+struct HardwareProfiles {
+    // One Queue profile per team and GPU pool the team has quota in, with the
+    // accelerator's maximum set to the pool's largest node.
+    std::optional<Located<bool>> per_team_and_pool;
+    Text namespace_;       // default: the dashboard's applications namespace
+    Text priority_class;   // for the generated profiles
+    std::vector<HardwareProfile> profiles;
+    Mark mark;
+};
+
+// The Red Hat build of Kueue operator's Kueue CR (kueue.openshift.io/v1,
+// name cluster); emitted when the section is present.
+struct KueueOperator {
+    std::vector<Text> frameworks;  // added to the ones the site's jobs and profiles need
+    Text label_policy;             // QueueName | None
+    Text gang_scheduling;          // ByWorkload | None
+    Text gang_admission;           // Sequential | Parallel (ByWorkload only)
+    Text preemption_policy;        // Classical | FairSharing (default: FairSharing when a weight is set)
+    bool admission_fair_sharing = false;  // the section is present
+    Mark admission_fair_sharing_mark;
+    std::optional<Located<std::int64_t>> usage_half_life_seconds, usage_sampling_seconds;
+    std::vector<std::pair<Text, Text>> resource_weights;
+    Mark mark;
+};
+
 struct Site {
     std::string file;
     // Every file the site's result depends on, as findings name them: the
@@ -206,6 +253,8 @@ struct Site {
     std::vector<Workload> workloads;
     std::vector<Patch> patches;
     std::vector<Node> passthrough;  // manifests emitted as written
+    std::optional<HardwareProfiles> hardware_profiles;
+    std::optional<KueueOperator> kueue_operator;
     Mark mark;
 };
 
