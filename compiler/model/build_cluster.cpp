@@ -47,24 +47,25 @@ Labels labels_at(const Node* map, std::string_view key) {
 std::vector<Taint> taints_at(const Node* map, std::string_view key) {
     std::vector<Taint> out;
     for (const Node& t : items(child(map, key)))
-        out.push_back({text_at(&t, "key"), text_at(&t, "value"), text_at(&t, "effect"), text_at(&t, "timeAdded")});
+        if (t.is_map()) out.push_back({text_at(&t, "key"), text_at(&t, "value"), text_at(&t, "effect"), text_at(&t, "timeAdded")});
     return out;
 }
 
 std::vector<Toleration> tolerations_at(const Node* map, std::string_view key) {
     std::vector<Toleration> out;
     for (const Node& t : items(child(map, key)))
-        out.push_back({text_at(&t, "key"), text_at(&t, "operator"), text_at(&t, "value"), text_at(&t, "effect")});
+        if (t.is_map()) out.push_back({text_at(&t, "key"), text_at(&t, "operator"), text_at(&t, "value"), text_at(&t, "effect")});
     return out;
 }
 
 LabelSelector selector_at(const Node* map, std::string_view key) {
     LabelSelector s;
     const Node* n = child(map, key);
-    if (!n || n->is_null()) return s;
+    if (!n || !n->is_map()) return s;
     s.present = true;
     s.match_labels = labels_at(n, "matchLabels");
     for (const Node& e : items(child(n, "matchExpressions"))) {
+        if (!e.is_map()) continue;
         SelectorRequirement r{text_at(&e, "key"), text_at(&e, "operator"), {}};
         for (const Node& v : items(child(&e, "values"))) r.values.push_back(text(&v));
         s.expressions.push_back(std::move(r));
@@ -75,18 +76,35 @@ LabelSelector selector_at(const Node* map, std::string_view key) {
 std::vector<ResourceGroup> resource_groups_at(const Node* spec) {
     std::vector<ResourceGroup> out;
     for (const Node& g : items(child(spec, "resourceGroups"))) {
+        if (!g.is_map()) continue;
         ResourceGroup rg;
         for (const Node& c : items(child(&g, "coveredResources"))) rg.covered_resources.push_back(text(&c));
         for (const Node& f : items(child(&g, "flavors"))) {
+            if (!f.is_map()) continue;
             FlavorQuotas fq{text_at(&f, "name"), {}};
             for (const Node& r : items(child(&f, "resources")))
-                fq.resources.push_back({text_at(&r, "name"), quantity_at(&r, "nominalQuota"),
+                if (r.is_map())
+                    fq.resources.push_back({text_at(&r, "name"), quantity_at(&r, "nominalQuota"),
                                         quantity_at(&r, "borrowingLimit"), quantity_at(&r, "lendingLimit")});
             rg.flavors.push_back(std::move(fq));
         }
         out.push_back(std::move(rg));
     }
     return out;
+}
+
+// An integer field: a YAML integer or a quoted one ("3", as some generators
+// write); anything else reads as absent.
+std::optional<std::int64_t> int_at(const Node* map, std::string_view key) {
+    const Node* v = child(map, key);
+    if (!v || !v->is_scalar() || v->is_null()) return std::nullopt;
+    if (auto i = v->as_int()) return i;
+    const std::string& t = v->text();
+    std::size_t start = (t.size() > 1 && (t[0] == '-' || t[0] == '+')) ? 1 : 0;
+    if (t.empty() || t.size() >= 19) return std::nullopt;
+    for (std::size_t k = start; k < t.size(); ++k)
+        if (t[k] < '0' || t[k] > '9') return std::nullopt;
+    return std::stoll(t);
 }
 
 std::optional<Quantity> weight_at(const Node* spec) { return quantity_at(child(spec, "fairSharing"), "weight"); }
@@ -130,7 +148,9 @@ void read(Cluster& c, const View& o, int source) {
         if (auto v = text_at(pre, "reclaimWithinCohort"); !v.empty()) q.preemption.reclaim_within_cohort = v;
         const Node* bwc = child(pre, "borrowWithinCohort");
         if (auto v = text_at(bwc, "policy"); !v.empty()) q.preemption.borrow_within_cohort = v;
-        if (auto t = quantity_at(bwc, "maxPriorityThreshold")) q.preemption.max_priority_threshold = t->value();
+        q.preemption.max_priority_threshold = int_at(bwc, "maxPriorityThreshold");
+        const Node* ff = child(spec, "flavorFungibility");
+        q.flavor_fungibility = {text_at(ff, "whenCanBorrow"), text_at(ff, "whenCanPreempt"), text_at(ff, "preference")};
         q.fair_sharing_weight = weight_at(spec);
         q.namespace_selector = selector_at(spec, "namespaceSelector");
         q.queueing_strategy = text_at(spec, "queueingStrategy");
@@ -153,8 +173,8 @@ void read(Cluster& c, const View& o, int source) {
         c.local_queues.push_back({o.namespace_.empty() ? "default" : std::string(o.namespace_), name,
                                   text_at(spec, "clusterQueue"), text_at(spec, "stopPolicy"), source});
     } else if (o.kind == "WorkloadPriorityClass") {
-        auto v = quantity_at(doc, "value");
-        c.priority_classes.push_back({name, v ? v->value() : 0, source});
+        auto v = int_at(doc, "value");
+        c.priority_classes.push_back({name, v.value_or(0), v.has_value(), source});
     } else if (o.kind == "Namespace" && o.api_version == "v1") {
         c.namespaces.push_back({name, labels_at(meta, "labels"), source});
     } else if (o.kind == "Node" && o.api_version == "v1") {
@@ -213,6 +233,12 @@ Cluster build_cluster(const std::vector<Object>& objects) {
 Cluster build_cluster(const std::vector<Resource>& objects) {
     return build(objects, [](const Resource& r) {
         return View{r.ref.api_version, r.ref.kind, r.ref.name, r.ref.namespace_, &r.doc};
+    });
+}
+
+Cluster build_cluster(const std::vector<const Resource*>& objects) {
+    return build(objects, [](const Resource* r) {
+        return View{r->ref.api_version, r->ref.kind, r->ref.name, r->ref.namespace_, &r->doc};
     });
 }
 

@@ -379,3 +379,69 @@ TEST_CASE("capacity: JSON shape", "[capacity]") {
     // Byte-stable.
     CHECK(capacity::render_json(multi_team()) == capacity::render_json(multi_team()));
 }
+
+TEST_CASE("capacity: amounts are Kueue's, rounded as Kueue rounds them", "[capacity]") {
+    // Kueue compares quotas as int64 (pkg/resources): milli-units for cpu,
+    // units rounded up for everything else. A memory quota of 1.5 bytes is 2
+    // for Kueue, and 0.0005 cpu is 1m; capacity says what Kueue will enforce.
+    auto r = of_objects(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: a}
+spec: {cohortName: c, resourceGroups: [{coveredResources: [cpu, memory], flavors: [{name: f, resources: [{name: cpu, nominalQuota: "0.0005", borrowingLimit: "0.0015"}, {name: memory, nominalQuota: "1.5", lendingLimit: "0.5"}]}]}]}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: b}
+spec: {cohortName: c, resourceGroups: [{coveredResources: [cpu, memory], flavors: [{name: f, resources: [{name: cpu, nominalQuota: "0.0005"}, {name: memory, nominalQuota: "1.5"}]}]}]}
+)");
+    REQUIRE(r.teams.size() == 2);
+    const auto& cpu = row(r, "a", "f", "cpu");
+    CHECK(cpu.nominal.str() == "1m");
+    CHECK(cpu.borrowing_limit->str() == "2m");
+    CHECK(cpu.max_burst.str() == "2m");  // the cohort holds 1m + 1m
+    const auto& mem = row(r, "a", "f", "memory");
+    CHECK(mem.nominal.str() == "2");
+    CHECK(mem.lending_limit->str() == "1");
+    CHECK(mem.guaranteed.str() == "1");  // 2 - 1
+    CHECK(mem.max_burst.str() == "4");   // 1 kept + the cohort's 1 + 2
+    CHECK(pool_res(r, "f", "memory").nominal.str() == "4");
+}
+
+TEST_CASE("capacity: queues under a cohort cycle are detached, as Kueue's snapshot leaves them", "[capacity]") {
+    // hierarchy.HasCycle: the cohorts of a cycle and everything below them are
+    // left out of the tree; their ClusterQueues admit nothing and lend nothing.
+    auto r = of_objects(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: x}
+spec: {parentName: y, resourceGroups: [{coveredResources: [cpu], flavors: [{name: f, resources: [{name: cpu, nominalQuota: "10"}]}]}]}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: y}
+spec: {parentName: x}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: below}
+spec: {parentName: x}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: in-cycle}
+spec: {cohortName: below, resourceGroups: [{coveredResources: [cpu], flavors: [{name: f, resources: [{name: cpu, nominalQuota: "2", lendingLimit: "1"}]}]}]}
+)");
+    REQUIRE(r.teams.size() == 1);
+    CHECK(r.teams[0].cohort == "below");
+    CHECK(r.teams[0].quota.at(0).max_burst.str() == "2");  // its own quota, nothing borrowed
+    CHECK(r.teams[0].quota.at(0).guaranteed.str() == "2");
+    REQUIRE(r.cohorts.size() == 3);
+    for (const auto& c : r.cohorts) {
+        INFO(c.name);
+        CHECK(c.in_cycle);
+        CHECK(c.parent.empty());
+        CHECK(c.depth == 0);
+        CHECK(c.cluster_queues.empty());
+    }
+}

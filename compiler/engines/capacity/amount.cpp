@@ -89,8 +89,6 @@ Amount times(const Amount& a, std::int64_t n) {
     return {neg ? -mag : mag, a.binary};
 }
 
-const Amount& min_of(const Amount& a, const Amount& b) { return b.nanos < a.nanos ? b : a; }
-
 std::optional<std::int64_t> permille(const Amount& a, const Amount& b) {
     if (b.nanos <= 0) return std::nullopt;
     if (a.nanos <= 0) return 0;

@@ -1,7 +1,9 @@
 #pragma once
-// Exact, saturating arithmetic on capacity::Amount. Sums of many quotas can
-// in principle leave Quantity's range; they stop at its edge instead of
-// wrapping, so a report on absurd input is absurd but never wrong-signed.
+// Exact, saturating arithmetic on capacity::Amount for what the report adds
+// to Kueue's quota tree (pool totals, node capacity, commit ratios); the tree
+// itself is model/quota_tree.hpp, in Kueue's int64 amounts. Sums stop at
+// Quantity's edge instead of wrapping, so a report on absurd input is absurd
+// but never wrong-signed.
 #include <queueforge/engines/capacity.hpp>
 
 #include <optional>
@@ -21,7 +23,6 @@ std::optional<Amount> parse_amount(const std::string& text);
 Amount plus(const Amount& a, const Amount& b);
 Amount minus_floor0(const Amount& a, const Amount& b);  // max(0, a - b)
 Amount times(const Amount& a, std::int64_t n);
-const Amount& min_of(const Amount& a, const Amount& b);
 
 // a / b in 1/1000, rounded half up; nullopt when b <= 0.
 std::optional<std::int64_t> permille(const Amount& a, const Amount& b);

@@ -1,12 +1,18 @@
 // ResourceFlavors, Cohorts, ClusterQueues and LocalQueues, and the quota tree
 // (pkg/cache/scheduler clusterqueue.go/cohort.go/resource_node.go and
-// pkg/cache/hierarchy). ClusterQueue status follows clusterqueue.go
+// pkg/cache/hierarchy), read from the typed cluster (model::Cluster) and its
+// quota tree (model::QuotaTree). ClusterQueue status follows clusterqueue.go
 // updateQueueStatus: stopPolicy != None, missing flavors and missing
 // admission checks make it inactive; a cohort cycle keeps it out of the
 // scheduler's snapshot (snapshot.go skipInactiveCQReason, reason HasCycle).
+//
+// The objects themselves are visited only to report what the model reads as
+// absent (a field of the wrong shape, a quantity that does not parse), with
+// its position: the simulator's input findings (rule sim.invalid).
 #include "engines/scheduler/cluster_state.hpp"
 
 #include <queueforge/model/cluster.hpp>
+#include <queueforge/model/quota_tree.hpp>
 
 #include <algorithm>
 #include <set>
@@ -15,20 +21,20 @@ namespace queueforge::scheduler::detail {
 
 namespace {
 
-Policy parse_policy(const Reader& rd, const Node* n, const char* key) {
-    std::string v = rd.str_at(n, key);
-    if (v.empty() || v == "Never") return Policy::Never;
+Policy to_policy(const std::string& v) {
     if (v == "LowerPriority") return Policy::LowerPriority;
     if (v == "LowerOrNewerEqualPriority") return Policy::LowerOrNewerEqualPriority;
     if (v == "Any") return Policy::Any;
-    rd.error(n ? n->find(key) : nullptr, std::string("unknown preemption policy ") + key + ": \"" + v + "\"; Never is used");
     return Policy::Never;
 }
 
-// resourceGroups of a ClusterQueue or Cohort (createResourceQuotas: quotas
-// keyed by each flavor's listed resources).
-void read_resource_groups(const Reader& rd, const Node* spec, Model& m, std::vector<ResourceGroup>* rgs,
-                          FlatMap<Quota>& quotas, std::vector<int>* fr_order) {
+void check_policy(const Reader& rd, const Node* n, const char* key, const std::string& v) {
+    if (v.empty() || v == "Never" || v == "LowerPriority" || v == "LowerOrNewerEqualPriority" || v == "Any") return;
+    rd.error(n ? n->find(key) : nullptr, std::string("unknown preemption policy ") + key + ": \"" + v + "\"; Never is used");
+}
+
+// What the model reads as absent in resourceGroups, reported.
+void check_resource_groups(const Reader& rd, const Node* spec) {
     const Node* groups = rd.seq_at(spec, "resourceGroups");
     if (!groups) return;
     for (const auto& g : groups->items()) {
@@ -36,115 +42,180 @@ void read_resource_groups(const Reader& rd, const Node* spec, Model& m, std::vec
             rd.error(&g, "resource group must be a map; ignored");
             continue;
         }
-        ResourceGroup rg;
-        if (const Node* cov = rd.seq_at(&g, "coveredResources"))
-            for (const auto& c : cov->items()) rg.covered.push_back(m.resource_id(scalar_text(&c)));
+        rd.seq_at(&g, "coveredResources");
         const Node* flavors = rd.seq_at(&g, "flavors");
-        if (flavors) {
-            for (const auto& f : flavors->items()) {
-                if (!f.is_map()) continue;
-                std::string fname = rd.str_at(&f, "name");
-                if (fname.empty()) {
-                    rd.error(&f, "flavor entry without name; ignored");
+        if (!flavors) continue;
+        for (const auto& f : flavors->items()) {
+            if (!f.is_map()) continue;
+            std::string fname = rd.str_at(&f, "name");
+            if (fname.empty()) {
+                rd.error(&f, "flavor entry without name; ignored");
+                continue;
+            }
+            const Node* res = rd.seq_at(&f, "resources");
+            if (!res) continue;
+            for (const auto& q : res->items()) {
+                if (!q.is_map()) continue;
+                std::string rname = rd.str_at(&q, "name");
+                if (rname.empty()) {
+                    rd.error(&q, "resource quota without name; ignored");
                     continue;
                 }
-                int fid = m.flavor_id(fname);
-                rg.flavors.push_back(fid);
-                const Node* res = rd.seq_at(&f, "resources");
-                if (!res) continue;
-                for (const auto& q : res->items()) {
-                    if (!q.is_map()) continue;
-                    std::string rname = rd.str_at(&q, "name");
-                    if (rname.empty()) {
-                        rd.error(&q, "resource quota without name; ignored");
-                        continue;
-                    }
-                    Quota quota;
-                    const Node* nominal = q.find("nominalQuota");
-                    if (!nominal || nominal->is_null()) rd.error(&q, "resource " + rname + " in flavor " + fname + " has no nominalQuota; 0 is used");
-                    if (auto v = rd.quantity(nominal, "nominalQuota of " + rname)) quota.nominal = quota_amount(rname, *v);
-                    if (auto v = rd.quantity(q.find("borrowingLimit"), "borrowingLimit of " + rname))
-                        quota.borrowing_limit = quota_amount(rname, *v);
-                    if (auto v = rd.quantity(q.find("lendingLimit"), "lendingLimit of " + rname))
-                        quota.lending_limit = quota_amount(rname, *v);
-                    int fr = m.fr_id(fid, m.resource_id(rname));
-                    if (fr_order && std::find(fr_order->begin(), fr_order->end(), fr) == fr_order->end())
-                        fr_order->push_back(fr);
-                    quotas.set(fr, quota);
-                }
+                const Node* nominal = q.find("nominalQuota");
+                if (!nominal || nominal->is_null())
+                    rd.error(&q, "resource " + rname + " in flavor " + fname + " has no nominalQuota; 0 is used");
+                rd.quantity(nominal, "nominalQuota of " + rname);
+                rd.quantity(q.find("borrowingLimit"), "borrowingLimit of " + rname);
+                rd.quantity(q.find("lendingLimit"), "lendingLimit of " + rname);
             }
         }
-        if (rgs) rgs->push_back(std::move(rg));
     }
 }
 
-double read_weight(const Reader& rd, const Node* spec) {
-    const Node* fs = rd.map_at(spec, "fairSharing");
-    if (!fs) return 1.0;
-    auto q = rd.quantity(fs->find("weight"), "fairSharing.weight");
-    return q ? quantity_to_double(*q) : 1.0;
+void check_weight(const Reader& rd, const Node* spec) {
+    if (const Node* fs = rd.map_at(spec, "fairSharing")) rd.quantity(fs->find("weight"), "fairSharing.weight");
 }
 
-int new_node(Model& m, const std::string& name, bool is_cq) {
-    QNode n;
-    n.name = name;
-    n.is_cq = is_cq;
-    m.nodes.push_back(std::move(n));
-    return static_cast<int>(m.nodes.size()) - 1;
+// The spellings of one field, tried in order until one is set.
+template <std::size_t N>
+void report_first_set(const Reader& rd, const Node* spec, const char* const (&fields)[N]) {
+    std::string v;
+    for (const char* field : fields)
+        if (v.empty()) v = rd.str_at(spec, field);
 }
 
-int cohort_node(Model& m, const std::string& name) {
-    auto it = m.cohort_nodes.find(name);
-    if (it != m.cohort_nodes.end()) return it->second;
-    int id = new_node(m, name, false);
-    m.cohort_nodes[name] = id;
-    return id;
+double weight_of(const std::optional<Quantity>& w) { return w ? quantity_to_double(*w) : 1.0; }
+
+// The scheduler's selector: LabelSelectorAsSelector fails on a requirement
+// the API would refuse, and Kueue then selects nothing.
+LabelSelector selector_of(const Reader& rd, const Node* spec, const model::LabelSelector& s) {
+    LabelSelector out;
+    const Node* n = spec ? spec->find("namespaceSelector") : nullptr;
+    if (n && !n->is_null() && !n->is_map()) rd.error(n, "label selector must be a map; it selects nothing");
+    if (!s.present) {
+        out.nothing = true;
+        return out;
+    }
+    rd.map_at(n, "matchLabels");
+    if (const Node* exprs = rd.seq_at(n, "matchExpressions"))
+        for (const auto& e : exprs->items())
+            if (e.is_map()) {
+                rd.str_at(&e, "key");
+                rd.str_at(&e, "operator");
+                rd.seq_at(&e, "values");
+            }
+    out.match_labels = s.match_labels;
+    for (const auto& e : s.expressions) {
+        out.exprs.push_back({e.key, e.op, e.values});
+        bool ok = (e.op == "In" || e.op == "NotIn") ? !e.values.empty()
+                  : (e.op == "Exists" || e.op == "DoesNotExist") ? e.values.empty()
+                                                                  : false;
+        if (!ok) {
+            // LabelSelectorAsSelector fails; Kueue cannot build the CQ.
+            rd.error(n, "invalid label selector requirement on key \"" + e.key + "\" (operator \"" + e.op +
+                            "\"); the selector selects nothing");
+            out.nothing = true;
+        }
+    }
+    return out;
 }
 
-void read_cluster_queue(const Reader& rd, const Resource& r, Model& m, const std::set<std::string>& checks,
-                        std::vector<std::pair<int, std::string>>& cq_cohort) {
+// The simulator's numbering of resources, flavors and flavor/resource pairs
+// (Model's interning) as the quota tree's.
+class ModelIds : public model::QuotaIds {
+public:
+    explicit ModelIds(Model& m) : m_(m) {}
+    int resource(const std::string& name) override { return m_.resource_id(name); }
+    int flavor(const std::string& name) override { return m_.flavor_id(name); }
+    int flavor_resource(int flavor, int resource) override { return m_.fr_id(flavor, resource); }
+
+private:
+    Model& m_;
+};
+
+// The ClusterQueue's resource groups as the flavor assigner walks them
+// (covered resources, flavors in preference order).
+std::vector<ResourceGroup> groups_of(const model::ClusterQueue& q, Model& m) {
+    std::vector<ResourceGroup> out;
+    for (const auto& g : q.resource_groups) {
+        ResourceGroup rg;
+        for (const auto& c : g.covered_resources) rg.covered.push_back(m.resource_id(c));
+        for (const auto& f : g.flavors) {
+            if (f.name.empty()) continue;
+            int fid = m.flavor_id(f.name);
+            rg.flavors.push_back(fid);
+            for (const auto& r : f.resources)
+                if (!r.name.empty()) m.fr_id(fid, m.resource_id(r.name));
+        }
+        out.push_back(std::move(rg));
+    }
+    return out;
+}
+
+// The ids a Cohort's quotas use, in reading order.
+void intern_cohort(const model::Cohort& co, Model& m) {
+    for (const auto& g : co.resource_groups) {
+        for (const auto& c : g.covered_resources) m.resource_id(c);
+        for (const auto& f : g.flavors) {
+            if (f.name.empty()) continue;
+            int fid = m.flavor_id(f.name);
+            for (const auto& r : f.resources)
+                if (!r.name.empty()) m.fr_id(fid, m.resource_id(r.name));
+        }
+    }
+}
+
+ClusterQueue read_cluster_queue(const Reader& rd, const model::ClusterQueue& q, Model& m,
+                                const std::set<std::string>& checks) {
+    const Resource& r = rd.r;
     ClusterQueue cq;
-    cq.name = r.ref.name;
+    cq.name = q.name;
     cq.mark = mark_of(nullptr, r);
     cq.file = r.file;
     check_object_name(rd, "ClusterQueue", cq.name);
     const Node* spec = rd.map_at(&r.doc, "spec");
-    cq.node = new_node(m, cq.name, true);
-    m.nodes[cq.node].cq = static_cast<int>(m.cqs.size());
-    read_resource_groups(rd, spec, m, &cq.rgs, m.nodes[cq.node].quotas, &cq.fr_order);
+    check_resource_groups(rd, spec);
+    cq.rgs = groups_of(q, m);
     for (std::size_t i = 0; i < cq.rgs.size(); ++i)
         for (int res : cq.rgs[i].covered)
             if (!cq.rg_of_resource.has(res)) cq.rg_of_resource.set(res, static_cast<int>(i));
     cq.covers_pods = cq.rg_of_resource.has(m.resource_id("pods"));
-    m.nodes[cq.node].weight = read_weight(rd, spec);
+    check_weight(rd, spec);
 
-    cq.ns_selector = rd.selector(spec ? spec->find("namespaceSelector") : nullptr);
-    std::string strategy = rd.str_at(spec, "queueingStrategy");
+    cq.ns_selector = selector_of(rd, spec, q.namespace_selector);
+    rd.str_at(spec, "queueingStrategy");
+    const std::string& strategy = q.queueing_strategy;
     cq.strict_fifo = strategy == "StrictFIFO";
     if (!strategy.empty() && strategy != "StrictFIFO" && strategy != "BestEffortFIFO")
         rd.error(spec->find("queueingStrategy"), "unknown queueingStrategy \"" + strategy + "\"; BestEffortFIFO is used");
 
     if (const Node* ff = rd.map_at(spec, "flavorFungibility")) {
+        for (const char* key : {"whenCanBorrow", "whenCanPreempt", "preference"}) rd.str_at(ff, key);
         // v1beta1's deprecated Borrow/Preempt mean MayStopSearch.
-        cq.borrow_try_next = rd.str_at(ff, "whenCanBorrow") == "TryNextFlavor";
-        std::string wcp = rd.str_at(ff, "whenCanPreempt");
-        cq.preempt_try_next = wcp.empty() || wcp == "TryNextFlavor";
-        std::string pref = rd.str_at(ff, "preference");
-        if (pref == "BorrowingOverPreemption") cq.preference = Preference::BorrowingOverPreemption;
-        else if (pref == "PreemptionOverBorrowing") cq.preference = Preference::PreemptionOverBorrowing;
+        const model::FlavorFungibility& f = q.flavor_fungibility;
+        cq.borrow_try_next = f.when_can_borrow == "TryNextFlavor";
+        cq.preempt_try_next = f.when_can_preempt.empty() || f.when_can_preempt == "TryNextFlavor";
+        if (f.preference == "BorrowingOverPreemption") cq.preference = Preference::BorrowingOverPreemption;
+        else if (f.preference == "PreemptionOverBorrowing") cq.preference = Preference::PreemptionOverBorrowing;
     }
     if (const Node* pre = rd.map_at(spec, "preemption")) {
-        cq.within = parse_policy(rd, pre, "withinClusterQueue");
-        cq.reclaim = parse_policy(rd, pre, "reclaimWithinCohort");
+        const model::Preemption& p = q.preemption;
+        rd.str_at(pre, "withinClusterQueue");
+        check_policy(rd, pre, "withinClusterQueue", p.within_cluster_queue);
+        rd.str_at(pre, "reclaimWithinCohort");
+        check_policy(rd, pre, "reclaimWithinCohort", p.reclaim_within_cohort);
+        cq.within = to_policy(p.within_cluster_queue);
+        cq.reclaim = to_policy(p.reclaim_within_cohort);
         if (const Node* bwc = rd.map_at(pre, "borrowWithinCohort")) {
-            std::string p = rd.str_at(bwc, "policy");
-            cq.bwc = !p.empty() && p != "Never";
-            if (auto t = rd.int_at(bwc, "maxPriorityThreshold")) cq.bwc_threshold = static_cast<std::int32_t>(*t);
+            rd.str_at(bwc, "policy");
+            cq.bwc = p.borrow_within_cohort != "Never";
+            if (rd.int_at(bwc, "maxPriorityThreshold") && p.max_priority_threshold)
+                cq.bwc_threshold = static_cast<std::int32_t>(*p.max_priority_threshold);
         }
     }
-    std::string stop = rd.str_at(spec, "stopPolicy");
+    rd.str_at(spec, "stopPolicy");
     std::vector<std::string> reasons;
-    if (!stop.empty() && stop != "None") reasons.push_back("Stopped");
+    if (!q.stop_policy.empty() && q.stop_policy != "None") reasons.push_back("Stopped");
     for (const auto& rg : cq.rgs)
         for (int f : rg.flavors)
             if (!m.flavors[f].exists && std::find(reasons.begin(), reasons.end(), "FlavorNotFound") == reasons.end()) {
@@ -153,50 +224,44 @@ void read_cluster_queue(const Reader& rd, const Resource& r, Model& m, const std
                                         "\"; the ClusterQueue is inactive and admits nothing",
                            "sim.inactive-cluster-queue");
             }
-    std::vector<std::string> acs;
     if (const Node* a = rd.seq_at(spec, "admissionChecks"))
-        for (const auto& x : a->items()) acs.push_back(scalar_text(&x));
+        for (const auto& x : a->items()) (void)x;
     if (const Node* s = rd.map_at(spec, "admissionChecksStrategy"))
         if (const Node* a = rd.seq_at(s, "admissionChecks"))
-            for (const auto& x : a->items()) acs.push_back(rd.str_at(&x, "name"));
+            for (const auto& x : a->items()) rd.str_at(&x, "name");
     bool missing_check = false;
-    for (const auto& a : acs)
+    for (const auto& a : q.admission_checks)
         if (!checks.count(a)) missing_check = true;
     if (missing_check) reasons.push_back("AdmissionCheckNotFound");
-    else if (!acs.empty())
+    else if (!q.admission_checks.empty())
         rd.warning(nullptr, "admission checks are not simulated: quota reservation is reported as admission",
                    "sim.not-simulated");
     if (!reasons.empty()) {
         cq.active = false;
         cq.inactive_reason = reasons[0];
     }
-    std::string cohort;
-    for (const char* field : model::kClusterQueueCohortFields)
-        if (cohort.empty()) cohort = rd.str_at(spec, field);
-    cq_cohort.emplace_back(static_cast<int>(m.cqs.size()), cohort);
-    m.cq_ids[cq.name] = static_cast<int>(m.cqs.size());
-    m.cqs.push_back(std::move(cq));
-}
-
-// Local quota of a child before any usage: what it keeps from its parent.
-Amount local_quota_static(const QNode& n, int fr) {
-    const Quota* q = n.quotas.find(fr);
-    if (q && q->lending_limit) return std::max<Amount>(0, amt_sub(n.subtree.get(fr), *q->lending_limit));
-    return 0;
+    report_first_set(rd, spec, model::kClusterQueueCohortFields);
+    return cq;
 }
 
 }  // namespace
 
 void build_queues(const Inputs& in, Model& m, Diagnostics& diags) {
-    for (const Resource* r : in.flavors) {
-        Reader rd{*r, diags};
-        check_object_name(rd, "ResourceFlavor", r->ref.name);
-        Flavor& f = m.flavors[m.flavor_id(r->ref.name)];
+    const model::Cluster& c = in.cluster;
+    auto source = [&in](int i) -> const Resource& { return *in.cluster_objects[static_cast<std::size_t>(i)]; };
+
+    for (const auto& rf : c.flavors) {
+        Reader rd{source(rf.source), diags};
+        check_object_name(rd, "ResourceFlavor", rf.name);
+        Flavor& f = m.flavors[m.flavor_id(rf.name)];
         f.exists = true;
-        const Node* spec = rd.map_at(&r->doc, "spec");
-        f.labels = rd.string_map(spec, "nodeLabels");
-        f.taints = rd.taints(rd.seq_at(spec, "nodeTaints"));
-        f.tolerations = rd.tolerations(rd.seq_at(spec, "tolerations"));
+        const Node* spec = rd.map_at(&rd.r.doc, "spec");
+        rd.string_map(spec, "nodeLabels");
+        rd.taints(rd.seq_at(spec, "nodeTaints"));
+        rd.tolerations(rd.seq_at(spec, "tolerations"));
+        f.labels = rf.node_labels;
+        f.taints = rf.node_taints;
+        f.tolerations = rf.tolerations;
         if (!rd.str_at(spec, "topologyName").empty())
             rd.warning(spec->find("topologyName"),
                        "topology-aware scheduling is not simulated: quota is checked, topology placement is not",
@@ -206,140 +271,90 @@ void build_queues(const Inputs& in, Model& m, Diagnostics& diags) {
     std::set<std::string> checks;
     for (const Resource* r : in.admission_checks) checks.insert(r->ref.name);
 
-    // Cohort objects, then ClusterQueues (which may name implicit cohorts).
-    std::vector<std::pair<int, std::string>> cohort_parent;  // node, parent name
-    std::map<int, const Resource*> cohort_objects;
-    for (const Resource* r : in.cohorts) {
-        Reader rd{*r, diags};
-        check_object_name(rd, "Cohort", r->ref.name);
-        int node = cohort_node(m, r->ref.name);
-        QNode& n = m.nodes[node];
-        n.explicit_cohort = true;
-        const Node* spec = rd.map_at(&r->doc, "spec");
-        read_resource_groups(rd, spec, m, nullptr, m.nodes[node].quotas, nullptr);
-        m.nodes[node].weight = read_weight(rd, spec);
-        std::string parent;
-        for (const char* field : model::kCohortParentFields)
-            if (parent.empty()) parent = rd.str_at(spec, field);
-        cohort_parent.emplace_back(node, parent);
-        cohort_objects[node] = r;
+    // Cohort objects, then ClusterQueues (which may name implicit cohorts):
+    // the ids their quotas use, in the order the reader meets them.
+    for (const auto& co : c.cohorts) {
+        if (!co.has_object) continue;
+        Reader rd{source(co.source), diags};
+        check_object_name(rd, "Cohort", co.name);
+        const Node* spec = rd.map_at(&rd.r.doc, "spec");
+        check_resource_groups(rd, spec);
+        intern_cohort(co, m);
+        check_weight(rd, spec);
+        report_first_set(rd, spec, model::kCohortParentFields);
     }
-    std::vector<std::pair<int, std::string>> cq_cohort;
-    for (const Resource* r : in.cluster_queues) {
-        Reader rd{*r, diags};
-        read_cluster_queue(rd, *r, m, checks, cq_cohort);
+    for (const auto& q : c.cluster_queues) {
+        Reader rd{source(q.source), diags};
+        m.cq_ids[q.name] = static_cast<int>(m.cqs.size());
+        m.cqs.push_back(read_cluster_queue(rd, q, m, checks));
     }
-    for (auto& [node, parent] : cohort_parent)
-        if (!parent.empty()) {
-            int p = cohort_node(m, parent);
-            m.nodes[node].parent = p;
-        }
-    for (auto& [cq, cohort] : cq_cohort)
-        if (!cohort.empty()) m.nodes[m.cqs[cq].node].parent = cohort_node(m, cohort);
 
-    // hierarchy.HasCycle for every cohort: its parent chain runs into a
-    // cycle (model::find_cohort_cycles, linear in the number of nodes).
-    {
-        std::vector<int> parent(m.nodes.size());
-        for (std::size_t i = 0; i < m.nodes.size(); ++i) parent[i] = m.nodes[i].is_cq ? -1 : m.nodes[i].parent;
-        const model::CohortCycles cycles = model::find_cohort_cycles(parent);
-        for (std::size_t i = 0; i < m.nodes.size(); ++i)
-            if (!m.nodes[i].is_cq) m.nodes[i].has_cycle = cycles.has_cycle(static_cast<int>(i));
-    }
-    for (std::size_t i = 0; i < m.nodes.size(); ++i) {
+    // The quota tree (model/quota_tree.cpp): parents, cycles detached,
+    // SubtreeQuota, localQuota, potentialAvailable.
+    ModelIds ids(m);
+    model::QuotaTree tree = model::build_quota_tree(c, ids);
+    m.nodes.resize(tree.nodes.size());
+    for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
         QNode& n = m.nodes[i];
-        if (!n.is_cq && n.has_cycle && cohort_objects.count(static_cast<int>(i))) {
-            Reader rd{*cohort_objects[static_cast<int>(i)], diags};
+        static_cast<model::QuotaNode&>(n) = std::move(tree.nodes[i]);
+        if (n.is_cq) {
+            n.cq = n.index;
+            m.cqs[n.cq].node = static_cast<int>(i);
+            m.cqs[n.cq].fr_order = n.fr_order;
+            n.weight = weight_of(c.cluster_queues[n.index].fair_sharing_weight);
+        } else {
+            const model::Cohort& co = c.cohorts[n.index];
+            n.explicit_cohort = co.has_object;
+            n.weight = co.has_object ? weight_of(co.fair_sharing_weight) : 1.0;
+            m.cohort_nodes[n.name] = static_cast<int>(i);
+        }
+    }
+    for (const auto& n : m.nodes)
+        if (!n.is_cq && n.has_cycle && !n.too_deep && n.explicit_cohort) {
+            Reader rd{source(c.cohorts[n.index].source), diags};
             rd.warning(nullptr, "Cohort \"" + n.name +
                                     "\" is in a parent cycle; the ClusterQueues under it never admit (HasCycle)",
                        "sim.cohort-cycle");
         }
-    }
-    for (auto& n : m.nodes)
-        if (!n.is_cq && n.has_cycle) n.parent = -1;
-    // Depth of each node (memoised walk; parent links are acyclic now).
-    std::vector<int> depth(m.nodes.size(), -1);
-    for (std::size_t i = 0; i < m.nodes.size(); ++i) {
-        std::vector<int> path;
-        int cur = static_cast<int>(i);
-        while (cur >= 0 && depth[cur] < 0) {
-            path.push_back(cur);
-            cur = m.nodes[cur].parent;
-        }
-        int d = cur >= 0 ? depth[cur] : -1;
-        for (auto it = path.rbegin(); it != path.rend(); ++it) depth[*it] = ++d;
-    }
-    // Kueue has no depth limit, but a hierarchy thousands of cohorts deep is
-    // not a configuration anyone runs; detach it like a cycle rather than
-    // walk it recursively.
-    constexpr int kMaxCohortDepth = 1000;
-    bool too_deep = false;
-    for (std::size_t i = 0; i < m.nodes.size(); ++i)
-        if (!m.nodes[i].is_cq && depth[i] > kMaxCohortDepth) {
-            m.nodes[i].has_cycle = true;
-            m.nodes[i].parent = -1;
-            too_deep = true;
-        }
-    if (too_deep && !in.cohorts.empty()) {
+    if (tree.too_deep && !in.cohorts.empty()) {
         Reader rd{*in.cohorts.front(), diags};
-        rd.warning(nullptr, "cohort hierarchy deeper than " + std::to_string(kMaxCohortDepth) +
+        rd.warning(nullptr, "cohort hierarchy deeper than " + std::to_string(model::kMaxCohortDepth) +
                                 " levels; ClusterQueues below that depth are not simulated",
                    "sim.cohort-depth");
     }
-    for (auto& cq : m.cqs) {
-        QNode& n = m.nodes[cq.node];
-        if (n.parent >= 0 && m.nodes[n.parent].has_cycle) {
+    for (auto& cq : m.cqs)
+        if (m.nodes[cq.node].has_cycle) {
             cq.in_cycle = true;
-            n.parent = -1;
             if (cq.inactive_reason.empty()) cq.inactive_reason = "HasCycle";
         }
-    }
 
-    // Children (name order) and the bottom-up quota accumulation.
-    for (std::size_t i = 0; i < m.nodes.size(); ++i) {
-        QNode& n = m.nodes[i];
-        if (n.parent < 0 || n.has_cycle) continue;
-        QNode& p = m.nodes[n.parent];
-        p.cache_children.push_back(static_cast<int>(i));
-        if (!n.is_cq) p.child_cohorts.push_back(static_cast<int>(i));
-        else if (m.cqs[n.cq].active && !m.cqs[n.cq].in_cycle) p.child_cqs.push_back(static_cast<int>(i));
-    }
-    auto by_name = [&](int a, int b) { return m.nodes[a].name < m.nodes[b].name; };
-    for (auto& n : m.nodes) {
-        std::sort(n.child_cqs.begin(), n.child_cqs.end(), by_name);
-        std::sort(n.child_cohorts.begin(), n.child_cohorts.end(), by_name);
-        std::sort(n.cache_children.begin(), n.cache_children.end(), by_name);
-    }
-    std::vector<int> order(m.nodes.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return depth[a] > depth[b]; });
-    for (int id : order) {
+    // The snapshot's children (active queues, acyclic cohorts; by name, as
+    // the tree keeps them) and heights (getNodeHeight), children first.
+    for (auto& n : m.nodes)
+        for (int ch : n.children) {
+            const QNode& k = m.nodes[ch];
+            if (!k.is_cq) n.child_cohorts.push_back(ch);
+            else if (m.cqs[k.cq].active && !m.cqs[k.cq].in_cycle) n.child_cqs.push_back(ch);
+        }
+    for (int id : tree.bottom_up) {
         QNode& n = m.nodes[id];
-        n.subtree.clear();
-        for (const auto& [fr, q] : n.quotas) n.subtree.set(fr, q.nominal);
         if (n.is_cq) continue;
         int h = std::min<int>(static_cast<int>(n.child_cqs.size() + n.child_cohorts.size()), 1);
-        for (int c : n.child_cohorts) h = std::max(h, m.nodes[c].height + 1);
+        for (int ch : n.child_cohorts) h = std::max(h, m.nodes[ch].height + 1);
         n.height = h;
-        for (int c : n.cache_children) {
-            const QNode& child = m.nodes[c];
-            for (const auto& [fr, q] : child.subtree) {
-                Amount& s = n.subtree.at(fr);
-                s = amt_add(s, amt_sub(q, local_quota_static(child, fr)));
-            }
-        }
     }
 
-    for (const Resource* r : in.local_queues) {
-        Reader rd{*r, diags};
+    for (const auto& l : c.local_queues) {
+        Reader rd{source(l.source), diags};
         LocalQueue lq;
-        lq.ns = r->ref.namespace_.empty() ? "default" : r->ref.namespace_;
-        lq.name = r->ref.name;
+        lq.ns = l.namespace_;
+        lq.name = l.name;
         check_object_name(rd, "LocalQueue", lq.name);
-        const Node* spec = rd.map_at(&r->doc, "spec");
-        lq.cq_name = rd.str_at(spec, "clusterQueue");
-        std::string stop = rd.str_at(spec, "stopPolicy");
-        lq.stopped = !stop.empty() && stop != "None";
+        const Node* spec = rd.map_at(&rd.r.doc, "spec");
+        rd.str_at(spec, "clusterQueue");
+        rd.str_at(spec, "stopPolicy");
+        lq.cq_name = l.cluster_queue;
+        lq.stopped = !l.stop_policy.empty() && l.stop_policy != "None";
         auto it = m.cq_ids.find(lq.cq_name);
         if (it != m.cq_ids.end()) lq.cq = it->second;
         else

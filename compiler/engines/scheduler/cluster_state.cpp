@@ -65,11 +65,12 @@ bool is_core(const Resource& r) { return r.ref.api_version == "v1"; }
 }  // namespace
 
 void add_namespaces(const std::vector<const Resource*>& namespaces, Model& m, Diagnostics& diags) {
-    for (const Resource* r : namespaces) {
-        Reader rd{*r, diags};
-        NamespaceInfo info;
-        info.labels = rd.string_map(rd.map_at(&r->doc, "metadata"), "labels");
-        m.namespaces[r->ref.name] = std::move(info);
+    // Their labels as the model reads them; the objects only for findings.
+    const model::Cluster c = model::build_cluster(namespaces);
+    for (const auto& ns : c.namespaces) {
+        Reader rd{*namespaces[static_cast<std::size_t>(ns.source)], diags};
+        rd.map_at(rd.map_at(&rd.r.doc, "metadata"), "labels");
+        m.namespaces[ns.name].labels = ns.labels;
     }
 }
 
@@ -115,6 +116,10 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, Work
         list->push_back(r);
     }
 
+    for (const auto* list : {&in.flavors, &in.cohorts, &in.cluster_queues, &in.local_queues, &in.priority_classes})
+        in.cluster_objects.insert(in.cluster_objects.end(), list->begin(), list->end());
+    in.cluster = model::build_cluster(in.cluster_objects);
+
     Model m;
     build_config(in, m.config, diags);
 
@@ -130,14 +135,14 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, Work
     }
 
     auto& priority_classes = ctx.priority_classes;
-    for (const Resource* r : in.priority_classes) {
-        Reader rd{*r, diags};
-        auto v = rd.int_at(&r->doc, "value");
-        if (!v) {
+    for (const auto& pc : in.cluster.priority_classes) {
+        Reader rd{*in.cluster_objects[static_cast<std::size_t>(pc.source)], diags};
+        auto v = rd.int_at(&rd.r.doc, "value");
+        if (!v || !pc.has_value) {
             rd.error(nullptr, "WorkloadPriorityClass has no integer value; ignored");
             continue;
         }
-        priority_classes[r->ref.name] = static_cast<std::int32_t>(*v);
+        priority_classes[pc.name] = static_cast<std::int32_t>(pc.value);
     }
 
     build_queues(in, m, diags);

@@ -8,6 +8,7 @@
 #include "engines/scheduler/requests.hpp"
 
 #include <queueforge/base/diagnostics.hpp>
+#include <queueforge/model/cluster.hpp>
 #include <queueforge/frontend/manifests.hpp>
 
 #include <map>
@@ -21,6 +22,11 @@ namespace queueforge::scheduler::detail {
 struct Inputs {
     std::vector<const Resource*> flavors, cohorts, cluster_queues, local_queues, workloads, namespaces,
         limit_ranges, priority_classes, configs, admission_checks;
+    // The typed cluster of the flavors, cohorts, ClusterQueues, LocalQueues
+    // and priority classes above (in that order: `cluster_objects`, which
+    // the model's `source` indexes).
+    std::vector<const Resource*> cluster_objects;
+    model::Cluster cluster;
 };
 
 // What reading a Workload needs besides the queues: LimitRanges per

@@ -7,6 +7,7 @@
 // fields marked "sim state" and in QuotaState.
 #include "engines/scheduler/amount.hpp"
 
+#include <queueforge/model/quota_tree.hpp>
 #include <queueforge/model/selector.hpp>
 
 #include <queueforge/base/mark.hpp>
@@ -49,31 +50,22 @@ struct Flavor {
     std::vector<Toleration> tolerations;
 };
 
-struct Quota {
-    Amount nominal = 0;
-    std::optional<Amount> borrowing_limit;
-    std::optional<Amount> lending_limit;
-    friend bool operator==(const Quota&, const Quota&) = default;
-};
+using Quota = model::Quota;
 
-// A node of the quota tree: a ClusterQueue (leaf) or a Cohort.
-struct QNode {
-    std::string name;
-    bool is_cq = false;
-    int cq = -1;       // index into Model::cqs for leaves
-    int parent = -1;   // node id
-    FlatMap<Quota> quotas;     // own resourceGroups, by FR id
-    FlatMap<Amount> subtree;   // SubtreeQuota (resource_node.go)
+// A node of the quota tree: a ClusterQueue (leaf) or a Cohort. The quota
+// fields (name, parent, quotas, SubtreeQuota, localQuota,
+// potentialAvailable, every child) are the model's tree
+// (model/quota_tree.hpp); the rest is what the scheduler's snapshot adds.
+struct QNode : model::QuotaNode {
+    int cq = -1;               // index into Model::cqs for leaves
     double weight = 1.0;       // fairSharing.weight
     bool explicit_cohort = false;
-    bool has_cycle = false;    // cohort whose parent chain loops (hierarchy.HasCycle)
     // Children as the scheduler snapshot sees them: active CQs, acyclic
     // cohorts, both sorted by name (Go iterates a set; name order keeps runs
     // deterministic).
     std::vector<int> child_cqs;
     std::vector<int> child_cohorts;
-    std::vector<int> cache_children;  // every child (incl. inactive CQs): quota accumulation
-    int height = 0;                   // getNodeHeight for cohorts
+    int height = 0;            // getNodeHeight for cohorts
 };
 
 struct ResourceGroup {

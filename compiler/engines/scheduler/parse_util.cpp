@@ -1,6 +1,5 @@
 #include "engines/scheduler/parse_util.hpp"
 
-#include <queueforge/model/cluster.hpp>
 #include <queueforge/base/names.hpp>
 
 #include <algorithm>
@@ -142,33 +141,6 @@ std::vector<SelectorReq> Reader::requirements(const Node* seq) const {
     return out;
 }
 
-LabelSelector Reader::selector(const Node* n) const {
-    LabelSelector s;
-    if (!n || n->is_null()) {
-        s.nothing = true;
-        return s;
-    }
-    if (!n->is_map()) {
-        error(n, "label selector must be a map; it selects nothing");
-        s.nothing = true;
-        return s;
-    }
-    s.match_labels = string_map(n, "matchLabels");
-    s.exprs = requirements(seq_at(n, "matchExpressions"));
-    for (const auto& e : s.exprs) {
-        bool ok = (e.op == "In" || e.op == "NotIn") ? !e.values.empty()
-                  : (e.op == "Exists" || e.op == "DoesNotExist") ? e.values.empty()
-                                                                  : false;
-        if (!ok) {
-            // LabelSelectorAsSelector fails; Kueue cannot build the CQ.
-            error(n, "invalid label selector requirement on key \"" + e.key + "\" (operator \"" + e.op +
-                         "\"); the selector selects nothing");
-            s.nothing = true;
-        }
-    }
-    return s;
-}
-
 std::vector<Taint> Reader::taints(const Node* seq) const {
     std::vector<Taint> out;
     if (!seq) return out;
@@ -255,8 +227,6 @@ std::optional<std::int64_t> parse_time(const std::string& s) {
 std::int64_t resource_value(const std::string& resource, const Quantity& q) {
     return resource == "cpu" ? q.milli_value() : q.value();
 }
-
-Amount quota_amount(const std::string& resource, const Quantity& q) { return model::kueue_amount(resource, q); }
 
 double quantity_to_double(const Quantity& q) { return static_cast<double>(q.nanos()) / 1e9; }
 

@@ -34,7 +34,6 @@ struct Reader {
     // name -> quantity of a ResourceList map; bad entries reported and skipped.
     std::map<std::string, Quantity> resource_list(const Node* n, const char* key, const std::string& what) const;
     std::map<std::string, std::string> string_map(const Node* n, const char* key) const;
-    LabelSelector selector(const Node* n) const;  // n may be null -> nothing
     std::vector<SelectorReq> requirements(const Node* seq) const;
     std::vector<Taint> taints(const Node* seq) const;
     std::vector<Toleration> tolerations(const Node* seq) const;
@@ -46,8 +45,6 @@ std::optional<std::int64_t> parse_time(const std::string& s);
 // Kueue's integer for a request quantity: milli-value for cpu, value
 // otherwise, both rounded up and clamped (kueue-semantics 3.3).
 std::int64_t resource_value(const std::string& resource, const Quantity& q);
-// Kueue's Amount for a quota quantity: Unlimited at/above the int64 limit.
-Amount quota_amount(const std::string& resource, const Quantity& q);
 double quantity_to_double(const Quantity& q);
 
 // Unknown queue names (rule sim.unknown-queue): "; did you mean \"x\"?"

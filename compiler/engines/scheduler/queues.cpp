@@ -322,7 +322,7 @@ void Queues::process_requeues() {
         while (!stack.empty()) {
             int n = stack.back();
             stack.pop_back();
-            for (int c : m_.nodes[n].cache_children) {
+            for (int c : m_.nodes[n].children) {
                 if (m_.nodes[c].is_cq) queue_inadmissible(m_.nodes[c].cq);
                 else stack.push_back(c);
             }

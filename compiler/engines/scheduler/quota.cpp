@@ -6,12 +6,9 @@
 
 namespace queueforge::scheduler::detail {
 
-Amount QuotaView::local_quota(int node, int fr) const {
-    const QNode& n = m_.nodes[node];
-    const Quota* q = n.quotas.find(fr);
-    if (q && q->lending_limit) return std::max<Amount>(0, amt_sub(n.subtree.get(fr), *q->lending_limit));
-    return 0;
-}
+// localQuota and potentialAvailable do not depend on usage: the model's
+// tree holds them (model/quota_tree.cpp).
+Amount QuotaView::local_quota(int node, int fr) const { return m_.nodes[node].local_quota(fr); }
 
 Amount QuotaView::local_available(int node, int fr) const {
     return std::max<Amount>(0, amt_sub(local_quota(node, fr), usage(node, fr)));
@@ -55,18 +52,7 @@ Amount QuotaView::available_raw(int node, int fr) const {
 
 Amount QuotaView::available(int node, int fr) const { return std::max<Amount>(0, available_raw(node, fr)); }
 
-Amount QuotaView::potential_available(int node, int fr) const {
-    std::vector<int> path;
-    for (int cur = node; cur >= 0; cur = m_.nodes[cur].parent) path.push_back(cur);
-    Amount avail = m_.nodes[path.back()].subtree.get(fr);
-    for (int i = static_cast<int>(path.size()) - 2; i >= 0; --i) {
-        const QNode& q = m_.nodes[path[i]];
-        avail = amt_add(local_quota(path[i], fr), avail);
-        const Quota* quota = q.quotas.find(fr);
-        if (quota && quota->borrowing_limit) avail = std::min(amt_add(q.subtree.get(fr), *quota->borrowing_limit), avail);
-    }
-    return avail;
-}
+Amount QuotaView::potential_available(int node, int fr) const { return m_.nodes[node].potential_available(fr); }
 
 void QuotaView::add_usage(int node, int fr, Amount v) {
     while (node >= 0) {

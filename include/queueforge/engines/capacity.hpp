@@ -2,8 +2,10 @@
 // `queueforge capacity`: what a compiled site promises against what its
 // nodes hold. Read from the compiled objects (the ClusterQueues and Cohorts
 // Kueue will see, with shares and defaults resolved by the compiler) and the
-// site's pools (nodes x allocatable), with Kueue's quota-tree arithmetic
-// (kueue-semantics.md 5.4.1):
+// site's pools (nodes x allocatable), with Kueue's quota tree: the one the
+// simulator schedules with (model/quota_tree.hpp, kueue-semantics.md 5.4.1),
+// in Kueue's int64 amounts (cpu in milli-units, everything else in units
+// rounded up), so a max burst here is what `simulate` admits:
 //
 //   SubtreeQuota(cq)     = nominal
 //   SubtreeQuota(cohort) = own nominal + sum over children (SubtreeQuota - localQuota)

@@ -57,14 +57,21 @@ struct Preemption {
     friend bool operator==(const Preemption&, const Preemption&) = default;
 };
 
+// As written ("" when unset; Kueue's defaults are the reader's).
+struct FlavorFungibility {
+    std::string when_can_borrow, when_can_preempt, preference;
+    friend bool operator==(const FlavorFungibility&, const FlavorFungibility&) = default;
+};
+
 struct ClusterQueue {
     std::string name;
     Labels labels;
     std::string cohort;  // empty: none
     std::vector<ResourceGroup> resource_groups;
     Preemption preemption;
+    FlavorFungibility flavor_fungibility;
     std::optional<Quantity> fair_sharing_weight;
-    LabelSelector namespace_selector;
+    LabelSelector namespace_selector;  // not present when absent or not a map
     std::string queueing_strategy;  // as written (Kueue defaults to BestEffortFIFO)
     std::string stop_policy;
     std::vector<std::string> admission_checks;  // both spellings (list and strategy)
@@ -88,6 +95,7 @@ struct LocalQueue {
 struct WorkloadPriorityClass {
     std::string name;
     std::int64_t value = 0;
+    bool has_value = false;  // false: value absent or not an integer
     int source = -1;
 };
 
@@ -131,6 +139,8 @@ struct Cluster {
 // first is kept (the API server would refuse the second).
 Cluster build_cluster(const std::vector<Object>& objects);
 Cluster build_cluster(const std::vector<Resource>& objects);
+// `source` indexes this list.
+Cluster build_cluster(const std::vector<const Resource*>& objects);
 
 // The ClusterQueue's cohort field (v1beta2 cohortName, v1beta1 cohort) and the
 // Cohort's parent field (v1beta1/v1beta2 parentName, v1alpha1 parent): the one
