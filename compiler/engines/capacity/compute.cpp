@@ -84,9 +84,9 @@ void note_family(View& v, const std::vector<model::ResourceGroup>& groups, std::
             }
 }
 
-View view_of(const std::vector<Object>& objects) {
+View view_of(model::Cluster cluster) {
     View v;
-    v.cluster = model::build_cluster(objects);
+    v.cluster = std::move(cluster);
     v.tree = model::build_quota_tree(v.cluster, v.ids);
     std::vector<bool> seen;
     for (const auto& co : v.cluster.cohorts) note_family(v, co.resource_groups, seen);
@@ -307,7 +307,7 @@ Report compute(const site::Site& s, const Lowered& lowered) {
     Report r;
     r.site = s.name.value;
     r.target = lowered.target.name;
-    const View v = view_of(lowered.objects);
+    const View v = view_of(model::build_cluster(lowered.objects));
     std::vector<std::string> order = pool_order(s, v);
     std::vector<int> queues = queue_order(s, v);
     r.pools = pools_of(s, v, order, queues);
@@ -319,9 +319,11 @@ Report compute(const site::Site& s, const Lowered& lowered) {
 }
 
 std::vector<Team> teams_of(const model::Cluster& cluster) {
-    QuotaTree t = build_tree(cluster);
+    const View v = view_of(cluster);
+    std::vector<int> order(v.tree.cq_node);
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return v.tree.nodes[a].name < v.tree.nodes[b].name; });
     std::vector<Team> out;
-    for (const auto& [name, id] : t.queues) out.push_back(team_of(t, id));
+    for (int q : order) out.push_back(team_of(v, q));
     return out;
 }
 
