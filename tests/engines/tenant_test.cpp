@@ -239,3 +239,15 @@ TEST_CASE("queues: the CLI, exit codes and bad input", "[tenant][cli]") {
     CHECK(site.out.empty());
     CHECK(site.err.find("queueforge-site.yaml:10:") != std::string::npos);
 }
+
+TEST_CASE("queues: a profile's largest pod is capped by its identifiers' maxCount", "[tenant]") {
+    // llm-notebook allows at most 16 cpu and 64Gi memory; the cpu pool's node
+    // and the team's quota would allow a larger pod through the LocalQueue.
+    auto r = view_of("examples/rhoai-3-platform", "llm-train");
+    const auto& notebook = queue(r, "HardwareProfile", "llm-notebook");
+    REQUIRE(notebook.usable);
+    CHECK(fit(notebook, "cpu", "cpu").largest_pod == "16");
+    CHECK(fit(notebook, "cpu", "memory").largest_pod == "64Gi");
+    const auto& lq = queue(r, "LocalQueue", "team-queue");
+    CHECK(fit(lq, "cpu", "cpu").largest_pod == "64");  // the node, within the team's 320
+}

@@ -88,7 +88,8 @@ std::string render_text(const Report& r) {
     if (!r.target.empty()) out += " (target " + r.target + ")";
     out += "\n\nGUARANTEED = quota never lent to the cohort; MAX BURST = the most the queue can hold (nominal +\n"
            "borrowing, capped by what the cohort lends); PER NODE = allocatable of the flavor's largest node;\n"
-           "LARGEST POD = the biggest single pod that is admitted and fits that node (min of the two)\n";
+           "LARGEST POD = the biggest single pod that is admitted and fits that node (min of the two; for a\n"
+           "HardwareProfile also within its identifiers' maxCount)\n";
     for (const auto& q : r.queues) out += "\n" + block(q);
     std::size_t usable = 0;
     for (const auto& q : r.queues) usable += q.usable;

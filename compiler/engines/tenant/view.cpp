@@ -170,6 +170,19 @@ void add_problem(Queue& q, const std::string& p) {
     q.problem += (q.problem.empty() ? "" : "; ") + p;
 }
 
+// The dashboard lets a user ask for at most an identifier's maxCount: a
+// profile's largest pod is capped by it, resource by resource.
+void cap_by_identifiers(Queue& q) {
+    for (auto& f : q.flavors)
+        for (auto& r : f.resources)
+            for (const auto& id : q.identifiers) {
+                if (id.identifier != r.resource || id.max.empty() || !r.largest_pod) continue;
+                auto cap = Quantity::parse(id.max);
+                auto pod = Quantity::parse(*r.largest_pod);
+                if (cap && pod && *cap < *pod) r.largest_pod = cap->to_string();
+            }
+}
+
 // The ClusterQueue behind a LocalQueue: whether it admits workloads from the
 // namespace, and its flavors.
 void fill_cluster_queue(const Context& ctx, Queue& q, const model::LocalQueue& lq) {
@@ -257,6 +270,7 @@ void add_profiles(const Context& ctx, Report& r) {
                                      ": the dashboard hides the profile");
         } else {
             fill_cluster_queue(ctx, q, *lq);
+            cap_by_identifiers(q);
         }
         r.queues.push_back(std::move(q));
     }
