@@ -200,3 +200,23 @@ TEST_CASE("upgrade-check: a downgrade breaks hand-written objects, not what a si
     CHECK(cohorts->subjects.empty());
     CHECK_FALSE(site.breaks());
 }
+
+TEST_CASE("upgrade-check: notes that concern the repository are upgrade.change findings, bad targets upgrade.target", "[upgrade]") {
+    auto r = run("examples/rhoai-3", "rhoai-3.4", "rhoai-3.5");
+    auto f = upgrade::as_findings(r);
+    std::size_t notes = 0;
+    for (const auto& d : f.all()) {
+        if (d.rule != "upgrade.change") continue;
+        ++notes;
+        CHECK(d.severity == Severity::Note);
+        CHECK(d.message.find("source: ") != std::string::npos);  // every change names its release note
+        CHECK_FALSE(d.file.empty());
+    }
+    CHECK(notes > 0);
+    CHECK_FALSE(r.breaks());
+
+    Diagnostics diags;
+    auto bad = upgrade::check({.paths = {(source_dir() / "examples/rhoai-3").string()}, .from = "rhoai-9.9", .to = "rhoai-3.5"}, diags);
+    CHECK_FALSE(bad);
+    CHECK(qf_test::has_rule(diags, "upgrade.target"));
+}

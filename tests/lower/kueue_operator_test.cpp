@@ -344,3 +344,40 @@ featureGates: {AdmissionFairSharing: false, AdmissionFairSharingAnchorAtQuotaRes
     CHECK_FALSE(qf_test::has_rule(both, "kueue-config.afs-gates"));
     CHECK_FALSE(qf_test::has_rule(both, "kueue-config.fair-sharing-weights"));
 }
+
+TEST_CASE("kueue operator: Queue HardwareProfiles need the StatefulSet and Deployment integrations", "[kueue-operator][rules]") {
+    const std::string profile = R"(apiVersion: infrastructure.opendatahub.io/v1
+kind: HardwareProfile
+metadata: {name: gpu, namespace: redhat-ods-applications}
+spec:
+  identifiers: [{identifier: cpu, displayName: CPU, minCount: 1, defaultCount: 1, maxCount: 4, resourceType: CPU}]
+  scheduling: {type: Queue, kueue: {localQueueName: default}}
+---
+)";
+    auto cr = [](const std::string& frameworks) {
+        return "apiVersion: kueue.openshift.io/v1\nkind: Kueue\nmetadata: {name: cluster}\nspec:\n"
+               "  managementState: Managed\n  config:\n    integrations:\n      frameworks: " + frameworks + "\n";
+    };
+    {
+        auto d = validate_text(profile + cr("[BatchJob]"), "rhoai-3.4");
+        INFO(qf_test::messages(d));
+        auto w = with_rule(d, "kueue-config.profile-frameworks");
+        REQUIRE(w.size() == 2);  // StatefulSet (workbenches) and Deployment (model servers)
+        CHECK(w[0].severity == Severity::Warning);
+        CHECK(has(w[0].message, "does not enable \"StatefulSet\""));
+        CHECK(has(w[0].message, "workbenches"));
+        CHECK(has(w[1].message, "does not enable \"Deployment\""));
+        CHECK(has(w[1].message, "model servers"));
+        CHECK(w[0].mark.line > 0);
+    }
+    {
+        auto d = validate_text(profile + cr("[BatchJob, StatefulSet, Deployment]"), "rhoai-3.4");
+        INFO(qf_test::messages(d));
+        CHECK_FALSE(qf_test::has_rule(d, "kueue-config.profile-frameworks"));
+    }
+    {
+        // No Queue profile: nothing to say about the integrations.
+        auto d = validate_text(cr("[BatchJob]"), "rhoai-3.4");
+        CHECK_FALSE(qf_test::has_rule(d, "kueue-config.profile-frameworks"));
+    }
+}
