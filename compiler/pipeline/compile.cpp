@@ -2,6 +2,7 @@
 // own folder (docs/architecture.md).
 #include <queueforge/compile.hpp>
 
+#include <queueforge/base/node_read.hpp>
 #include <queueforge/base/provenance.hpp>
 #include <queueforge/base/yaml_load.hpp>
 #include <queueforge/checks/rules.hpp>
@@ -71,12 +72,9 @@ Mark site_position(const Object& o, const std::string& path) {
 // Manifests under spec.passthrough are the user's, emitted as written and
 // never lowered: like any manifest, validate checks them, not the compile step.
 std::set<std::tuple<std::string, std::string, std::string>> passed_through(const site::Site& s) {
-    auto text = [](const Node* n) { return n && n->is_scalar() ? n->text() : std::string(); };
     std::set<std::tuple<std::string, std::string, std::string>> out;
-    for (const auto& m : s.passthrough) {
-        const Node* meta = m.find("metadata");
-        out.emplace(text(m.find("kind")), meta ? text(meta->find("namespace")) : "", meta ? text(meta->find("name")) : "");
-    }
+    for (const auto& m : s.passthrough)
+        out.emplace(text_at(m, {"kind"}), text_at(m, {"metadata", "namespace"}), text_at(m, {"metadata", "name"}));
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "test_util.hpp"
 
 #include <queueforge/integrations/import.hpp>
+#include <queueforge/base/node_read.hpp>
 #include <queueforge/lower.hpp>
 #include <queueforge/base/quantity.hpp>
 #include <queueforge/frontend/manifests.hpp>
@@ -274,19 +275,14 @@ TEST_CASE("import: the golden outputs for other targets round-trip too", "[impor
         // come back whole through spec.passthrough (and still rebuild byte
         // for byte below).
         const auto docs = docs_of_text(text);
-        auto at = [](const Node& n, std::initializer_list<const char*> path) {
-            const Node* cur = &n;
-            for (const char* k : path) cur = cur && cur->is_map() ? cur->find(k) : nullptr;
-            return cur && cur->is_scalar() ? cur->text() : std::string();
-        };
         std::set<std::string> teams;  // the site builds a team's name as its namespaces' display name
         for (const auto& d : docs)
-            if (auto t = at(d, {"metadata", "labels", "queueforge.io/team"}); !t.empty()) teams.insert(t);
+            if (auto t = text_at(d, {"metadata", "labels", "queueforge.io/team"}); !t.empty()) teams.insert(t);
         std::size_t platform_objects = 0;
         for (const auto& d : docs) {
-            const std::string k = at(d, {"kind"});
+            const std::string k = text_at(d, {"kind"});
             if (k == "HardwareProfile" || k == "Kueue" || k == "RoleBinding") ++platform_objects;
-            const std::string display = at(d, {"metadata", "annotations", "openshift.io/display-name"});
+            const std::string display = text_at(d, {"metadata", "annotations", "openshift.io/display-name"});
             if (k == "Namespace" && !display.empty() && !teams.count(display)) ++platform_objects;
         }
         CHECK(r.result->stats.passthrough == platform_objects);

@@ -2,6 +2,7 @@
 // the dashboard offers there, with the quota figures of the capacity engine
 // and the largest pod the flavor's nodes hold.
 #include <queueforge/engines/tenant.hpp>
+#include <queueforge/base/node_read.hpp>
 
 #include <queueforge/engines/capacity.hpp>
 #include <queueforge/model/cluster.hpp>
@@ -44,18 +45,6 @@ bool size_rank_less(const std::string& a, const std::string& b) {
     const bool ea = !basic_resource(a), eb = !basic_resource(b);
     if (ea != eb) return ea;
     return capacity::resource_less(a, b);
-}
-
-const Node* at(const Node* n, std::initializer_list<std::string_view> path) {
-    for (auto k : path) {
-        if (!n || !n->is_map()) return nullptr;
-        n = n->find(k);
-    }
-    return n;
-}
-std::string text_at(const Node* n, std::initializer_list<std::string_view> path) {
-    const Node* x = at(n, path);
-    return x && x->is_scalar() && !x->is_null() ? x->text() : std::string();
 }
 
 struct Context {
@@ -236,26 +225,26 @@ void add_profiles(const Context& ctx, Report& r) {
         if (!own && !global) continue;
         if (!seen.insert({p->ref.namespace_, p->ref.name}).second) continue;
         const Node* spec = p->doc.find("spec");
-        if (text_at(spec, {"scheduling", "type"}) != "Queue") continue;
+        if (text(at_path(spec, {"scheduling", "type"})) != "Queue") continue;
         Queue q;
         q.kind = "HardwareProfile";
         q.namespace_ = p->ref.namespace_;
         q.name = p->ref.name;
-        q.display_name = text_at(&p->doc, {"metadata", "annotations", "opendatahub.io/display-name"});
-        q.local_queue = text_at(spec, {"scheduling", "kueue", "localQueueName"});
-        q.priority_class = text_at(spec, {"scheduling", "kueue", "priorityClass"});
-        const Node* ids = at(spec, {"identifiers"});
+        q.display_name = text(at_path(&p->doc, {"metadata", "annotations", "opendatahub.io/display-name"}));
+        q.local_queue = text(at_path(spec, {"scheduling", "kueue", "localQueueName"}));
+        q.priority_class = text(at_path(spec, {"scheduling", "kueue", "priorityClass"}));
+        const Node* ids = at_path(spec, {"identifiers"});
         if (ids)
             for (const auto& id : ids->items())
-                q.identifiers.push_back({text_at(&id, {"identifier"}), text_at(&id, {"displayName"}),
-                                         text_at(&id, {"resourceType"}), text_at(&id, {"minCount"}),
-                                         text_at(&id, {"defaultCount"}), text_at(&id, {"maxCount"})});
+                q.identifiers.push_back({text(at_path(&id, {"identifier"})), text(at_path(&id, {"displayName"})),
+                                         text(at_path(&id, {"resourceType"})), text(at_path(&id, {"minCount"})),
+                                         text(at_path(&id, {"defaultCount"})), text(at_path(&id, {"maxCount"}))});
         const model::LocalQueue* lq = q.local_queue.empty() ? nullptr : local_queue(ctx, q.local_queue);
         // The dashboard offers a Queue profile in a project only when its
         // LocalQueue exists there (odh-dashboard #8404): another project's
         // profile is not this namespace's business.
         if (!lq && !own) continue;
-        if (text_at(&p->doc, {"metadata", "annotations", "opendatahub.io/disabled"}) == "true")
+        if (text(at_path(&p->doc, {"metadata", "annotations", "opendatahub.io/disabled"})) == "true")
             add_problem(q, "the profile is disabled (annotation opendatahub.io/disabled)");
         if (!q.priority_class.empty()) {
             bool found = false;
