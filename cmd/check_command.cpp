@@ -6,6 +6,7 @@
 #include "git_input.hpp"
 
 #include <queueforge/frontend/discover.hpp>
+#include <queueforge/frontend/site_inputs.hpp>
 #include <queueforge/backends/emit.hpp>
 #include <queueforge/compile.hpp>
 #include <queueforge/checks/policy.hpp>
@@ -65,6 +66,22 @@ int stage_inputs(CheckFlags& f, std::optional<GitInput>& input) {
         std::filesystem::create_directories(f.rendered);
     }
     return kOk;
+}
+
+// A site that reads files outside its own folder (a base, a shared job
+// manifest) is named in its findings and summary line even when checked
+// alone: its findings may point at those shared files, and the summary says
+// which cluster they are about (what the pre-commit hook prints when one
+// site's change breaks an expectation written in the base).
+bool reads_shared_files(const discover::Cluster& c) {
+    if (c.site_file.empty()) return false;
+    std::filesystem::path folder = std::filesystem::path(c.site_file).lexically_normal().parent_path();
+    if (folder.empty()) folder = ".";
+    for (const auto& input : site_inputs(c.site_file)) {
+        const auto rel = std::filesystem::path(input).lexically_normal().lexically_relative(folder);
+        if (rel.empty() || *rel.begin() == "..") return true;
+    }
+    return false;
 }
 
 // One cluster's findings: its site compiled and validated, policies applied,
@@ -143,7 +160,7 @@ int run_check(CheckFlags f) {
     for (const auto& cluster : clusters) {
         ClusterResult r = check_cluster(cluster, f, vo);
         if (r.rc != kOk) return r.rc;
-        std::string site = clusters.size() > 1 ? cluster.label : std::string();
+        std::string site = clusters.size() > 1 || reads_shared_files(cluster) ? cluster.label : std::string();
         if (staged && site.compare(0, staged_prefix.size(), staged_prefix) == 0)
             site = staged->label + site.substr(staged_prefix.size());
         for (auto d : r.diags.all()) {

@@ -165,3 +165,73 @@ TEST_CASE("gitops-repo: diff reports a prod-only change under prod, and sites ad
     CHECK(moved.out.find("== clusters/qa (site added)") != std::string::npos);
     CHECK(moved.out.find("== clusters/prod") == std::string::npos);
 }
+
+TEST_CASE("gitops-repo: Debian's pre-commit with one entry per hook renders every cluster and a base change "
+          "reaches them all",
+          "[gitops-repo][git][slow]") {
+    if (std::system("command -v pre-commit >/dev/null 2>&1") != 0) {
+        WARN("skipped: pre-commit is not installed (scripts/setup.sh installs it; apt-get install pre-commit)");
+        return;
+    }
+    qf_test::TempDir t;
+    const std::string rev = qf_test::commit_hook_repository(t.path / "hooks");
+    REQUIRE(rev.size() == 40);
+    const fs::path work = t.path / "work";
+    fs::copy(source_dir() / "examples/gitops-repo", work, fs::copy_options::recursive);
+    qf_test::write_text(work / ".pre-commit-config.yaml",
+                        "repos:\n- repo: " + (t.path / "hooks").string() + "\n  rev: " + rev +
+                            "\n  hooks:\n  - id: queueforge-check\n  - id: queueforge-render\n");
+    const std::string scratch = (t.path / "scratch").string();
+    const std::string env = "mkdir -p " + scratch + " && export TMPDIR=" + scratch + " && ";
+    // The first commit renders each cluster into its own folder; staged, it passes.
+    auto r = qf_test::sh(work, env + "git init -q && pre-commit install >/dev/null && git add -A && "
+                                     "{ git commit -qm first 2>&1 || { git add -A && git commit -qm first 2>&1; }; }");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit == 0);
+    for (const char* c : {"dev", "prod", "staging"})
+        CHECK(fs::exists(work / "clusters" / c / "rendered"));
+    CHECK(!fs::exists(work / "base/rendered"));
+
+    // A change to the base alone: the render hook updates all three clusters.
+    REQUIRE(qf_test::replace_once(work / "base/queueforge-site.yaml", "{name: standard, value: 100,",
+                                  "{name: standard, value: 150,"));
+    r = qf_test::sh(work, env + "git add -A && git commit -qm base 2>&1 || echo exit=$?");
+    INFO(r.out << r.err);
+    CHECK(r.out.find("exit=1") != std::string::npos);
+    for (const char* c : {"dev", "prod", "staging"})
+        CHECK(r.out.find(std::string("updated the rendered manifests in clusters/") + c + "/rendered") !=
+              std::string::npos);
+    r = qf_test::sh(work, env + "git add -A && git commit -qm base 2>&1");
+    INFO(r.out << r.err);
+    CHECK(r.exit == 0);
+    CHECK(qf_test::sh(work, "git log --oneline | wc -l").out == "2\n");
+
+    // A cut of prod's H100 pool that moves the base's sample jobs off H100: the check hook fails under prod,
+    // at the base's lines that set the expectations, and checks no other cluster.
+    REQUIRE(qf_test::replace_once(work / "clusters/prod/queueforge-site.yaml", "- name: h100\n      nodes: 8",
+                                  "- name: h100\n      nodes: 1"));
+    r = qf_test::sh(work, env + "git add -A && git commit -qm cut 2>&1 || echo exit=$?");
+    INFO(r.out << r.err);
+    CHECK(r.out.find("exit=1") != std::string::npos);
+    CHECK(r.out.find("base/queueforge-site.yaml:80:7: error: expectation not met") != std::string::npos);
+    CHECK(r.out.find("index:clusters/prod: 2 errors, 0 warnings") != std::string::npos);
+    CHECK(r.out.find("clusters/staging") == std::string::npos);
+    CHECK(r.out.find("clusters/dev") == std::string::npos);
+    CHECK(r.out.find(scratch) == std::string::npos);
+}
+
+TEST_CASE("gitops-repo: generate in an application folder renders the cluster with its base", "[gitops-repo]") {
+    qf_test::TempDir t;
+    fs::copy(source_dir() / "examples/gitops-repo", t.path, fs::copy_options::recursive);
+    fs::create_directories(t.path / ".git");
+    auto prod = run_cli_in(t.path / "clusters/prod", "generate");
+    auto build = run_cli_in(t.path, "build clusters/prod");
+    INFO(prod.err << build.err);
+    REQUIRE(prod.exit == 0);
+    REQUIRE(build.exit == 0);
+    CHECK(prod.out.find("name: search") != std::string::npos);       // prod's own team
+    CHECK(prod.out.find("name: production") != std::string::npos);   // a priority class of the base
+    // The base is read, never rendered as a cluster: what the plugin prints is prod's build.
+    CHECK(prod.out.find("kind: ClusterQueue") != std::string::npos);
+    CHECK(prod.out.find("app.kubernetes.io/part-of: prod") != std::string::npos);
+}
