@@ -45,7 +45,8 @@ Capacity capacity_of(const Inventory& inv, const Labels& node_labels, const std:
 
 }  // namespace
 
-void check_capacity(const Inventory& inv, Diagnostics& diags) {
+void check_capacity(const CrossContext& ctx, Diagnostics& diags) {
+    const Inventory& inv = ctx.inv;
     if (inv.nodes.empty()) return;
     // (flavor, resource) -> quota entries, in input order.
     std::map<std::pair<std::string, std::string>, std::vector<Contribution>> quota;

@@ -12,12 +12,10 @@ void check_object(const Resource& r, Diagnostics& diags) {
     if (!is_kueue(r) || !r.doc.is_map()) return;
     const Reporter rep{r, diags};
     const std::string& kind = r.ref.kind;
-    if (kind == "ResourceFlavor") check_resource_flavor(rep);
-    else if (kind == "ClusterQueue") check_cluster_queue(rep);
-    else if (kind == "Cohort") check_cohort(rep);
-    else if (kind == "LocalQueue") check_local_queue(rep);
-    else if (kind == "WorkloadPriorityClass") check_workload_priority_class(rep);
-    else if (kind == "Workload") check_workload(rep);
+#define QF_OBJECT_RULES(k, fn) \
+    if (kind == k) fn(rep);
+#include "checks/rules/object_rules.def"
+#undef QF_OBJECT_RULES
 }
 
 }  // namespace queueforge::rules

@@ -50,7 +50,8 @@ CohortGraph graph_of(const Inventory& inv) {
 
 }  // namespace
 
-void check_cohort_cycles(const Inventory& inv, Diagnostics& diags) {
+void check_cohort_cycles(const CrossContext& ctx, Diagnostics& diags) {
+    const Inventory& inv = ctx.inv;
     const CohortGraph g = graph_of(inv);
     const model::CohortCycles cycles = model::find_cohort_cycles(g.parent);
     std::vector<bool> reported(cycles.cycles.size(), false);

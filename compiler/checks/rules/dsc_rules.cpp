@@ -100,9 +100,9 @@ void check_dsc(const Resource& dsc, const Target& target, Diagnostics& diags) {
 
 }  // namespace
 
-void check_target_dsc(const Inventory& inv, const Target* target, Diagnostics& diags) {
-    if (!target) return;  // without a target there is nothing to compare with
-    for (const Resource* dsc : inv.dscs) check_dsc(*dsc, *target, diags);
+void check_target_dsc(const CrossContext& ctx, Diagnostics& diags) {
+    if (!ctx.target) return;  // without a target there is nothing to compare with
+    for (const Resource* dsc : ctx.inv.dscs) check_dsc(*dsc, *ctx.target, diags);
 }
 
 }  // namespace queueforge::rules::detail

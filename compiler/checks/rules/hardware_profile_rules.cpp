@@ -149,8 +149,10 @@ void check_identifiers(const Reporter& rep, const Node* spec) {
 
 }  // namespace
 
-void check_hardware_profiles(const Inventory& inv, const std::vector<Resource>& resources, const Target* target,
-                             Diagnostics& diags) {
+void check_hardware_profiles(const CrossContext& ctx, Diagnostics& diags) {
+    const Inventory& inv = ctx.inv;
+    const std::vector<Resource>& resources = ctx.resources;
+    const Target* target = ctx.target;
     std::set<std::string> priority_classes;
     bool any_wpc = false;
     for (const auto& r : resources)

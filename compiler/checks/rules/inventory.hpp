@@ -27,18 +27,18 @@ std::string suggestion(const std::string& word, const std::vector<std::string>& 
 // "file:line:col" of an object, for messages that point at a second place.
 std::string where(const Resource& r);
 
-// The individual cross-object checks (cross_objects.cpp runs them in order).
-void check_duplicates(const std::vector<Resource>& resources, Diagnostics& diags);
-void check_references(const Inventory& inv, Diagnostics& diags);
-void check_cohort_cycles(const Inventory& inv, Diagnostics& diags);
-void check_namespaces(const Inventory& inv, Diagnostics& diags);
-void check_capacity(const Inventory& inv, Diagnostics& diags);
-void check_tenant_rbac(const std::vector<Resource>& resources, Diagnostics& diags);
-void check_hardware_profiles(const Inventory& inv, const std::vector<Resource>& resources, const Target* target,
-                             Diagnostics& diags);
-void check_kueue_config(const Inventory& inv, const std::vector<Resource>& resources, const std::vector<Resource>* samples,
-                        const Target* target, Diagnostics& diags);
-void check_target_apis(const std::vector<Resource>& resources, const Target& target, Diagnostics& diags);
-void check_target_dsc(const Inventory& inv, const Target* target, Diagnostics& diags);
+// What every cross-object rule set reads: the whole input, indexed, and
+// the command's options.
+struct CrossContext {
+    const std::vector<Resource>& resources;
+    const Inventory& inv;
+    const Target* target;                   // --target; nullptr without one
+    const std::vector<Resource>* samples;   // job manifests the site's workloads name, or nullptr
+};
+
+// The cross-object rule sets, one per file, registered in cross_rules.def.
+#define QF_CROSS_RULES(fn) void fn(const CrossContext& ctx, Diagnostics& diags);
+#include "checks/rules/cross_rules.def"
+#undef QF_CROSS_RULES
 
 }  // namespace queueforge::rules::detail

@@ -5,12 +5,10 @@
 
 namespace queueforge::rules::detail {
 
-void check_resource_flavor(const Reporter& rep);
-void check_cluster_queue(const Reporter& rep);
-void check_cohort(const Reporter& rep);
-void check_local_queue(const Reporter& rep);
-void check_workload_priority_class(const Reporter& rep);
-void check_workload(const Reporter& rep);
+// The per-object rule sets, registered in object_rules.def.
+#define QF_OBJECT_RULES(kind, fn) void fn(const Reporter& rep);
+#include "checks/rules/object_rules.def"
+#undef QF_OBJECT_RULES
 
 // Kueue's validationConfig: a CQ has a parent when it names a cohort, a
 // Cohort when it names a parent. Only CQs bound lendingLimit by nominalQuota.

@@ -270,8 +270,11 @@ void check_configuration(const Inventory& inv, const std::vector<Job>& jobs, con
 
 }  // namespace
 
-void check_kueue_config(const Inventory& inv, const std::vector<Resource>& resources, const std::vector<Resource>* samples,
-                        const Target* target, Diagnostics& diags) {
+void check_kueue_config(const CrossContext& ctx, Diagnostics& diags) {
+    const Inventory& inv = ctx.inv;
+    const std::vector<Resource>& resources = ctx.resources;
+    const std::vector<Resource>* samples = ctx.samples;
+    const Target* target = ctx.target;
     std::vector<Job> jobs;
     bool any = false;
     for (const auto& r : resources)

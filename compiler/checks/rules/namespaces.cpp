@@ -75,7 +75,8 @@ void check_default_queues(const Inventory& inv, Diagnostics& diags) {
 
 }  // namespace
 
-void check_namespaces(const Inventory& inv, Diagnostics& diags) {
+void check_namespaces(const CrossContext& ctx, Diagnostics& diags) {
+    const Inventory& inv = ctx.inv;
     for (const Resource* cq : inv.cluster_queues) check_selector_presence(*cq, diags);
     for (const Resource* lq : inv.local_queues) check_local_queue_namespace(inv, *lq, diags);
     check_default_queues(inv, diags);

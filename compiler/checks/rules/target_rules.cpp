@@ -184,8 +184,10 @@ void check_release_limits(const Resource& r, const Target& t, Diagnostics& diags
 
 }  // namespace
 
-void check_target_apis(const std::vector<Resource>& resources, const Target& target, Diagnostics& diags) {
-    for (const auto& r : resources) {
+void check_target_apis(const CrossContext& ctx, Diagnostics& diags) {
+    if (!ctx.target) return;  // without a target every version and field is served
+    const Target& target = *ctx.target;
+    for (const auto& r : ctx.resources) {
         if (!is_kueue(r)) continue;
         // Field findings on an unserved version would only repeat the point.
         if (!check_api_version(r, target, diags)) continue;

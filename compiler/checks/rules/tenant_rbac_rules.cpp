@@ -48,7 +48,8 @@ std::string describe(const SubjectKey& k) {
 
 }  // namespace
 
-void check_tenant_rbac(const std::vector<Resource>& resources, Diagnostics& diags) {
+void check_tenant_rbac(const CrossContext& ctx, Diagnostics& diags) {
+    const std::vector<Resource>& resources = ctx.resources;
     std::map<SubjectKey, const Resource*> tenants;  // subject -> first binding to kueue-batch-user-role
     for (const auto& r : resources)
         if (is_binding(r) && cluster_role_of(r) == kUserRole)
