@@ -2,8 +2,6 @@
 #include "lower/passes.hpp"
 #include "lower/quota.hpp"
 
-#include <queueforge/model/cohort_cycles.hpp>
-
 #include <algorithm>
 #include <map>
 #include <set>
@@ -11,65 +9,6 @@
 #include <vector>
 
 namespace queueforge::lower {
-
-namespace {
-
-// The cohorts (by name) that lie on a cycle of the parent relation
-// (model::find_cohort_cycles: one linear pass, so a 10,000-deep chain costs
-// 10,000 steps).
-std::set<std::string> cohorts_on_cycles(const Context& ctx) {
-    std::vector<const std::string*> names;
-    std::map<std::string_view, int> index;
-    for (const auto& [name, cohort] : ctx.cohorts) {
-        index.emplace(name, static_cast<int>(names.size()));
-        names.push_back(&name);
-    }
-    std::vector<int> parent(names.size(), -1);
-    for (const auto& [name, cohort] : ctx.cohorts)
-        if (auto it = index.find(cohort->parent.value); it != index.end()) parent[index.at(name)] = it->second;
-    const model::CohortCycles cycles = model::find_cohort_cycles(parent);
-    std::set<std::string> on_cycle;
-    for (const auto& members : cycles.cycles)
-        for (int m : members) on_cycle.insert(*names[m]);
-    return on_cycle;
-}
-
-// Kueue accepts cyclic parents but then admits nothing in the cycle
-// (kueue-semantics.md V45), so a cycle is refused here: once per cycle, at
-// the first of its cohorts in site order, naming it from there around.
-void check_cycles(Context& ctx) {
-    const std::set<std::string> on_cycle = cohorts_on_cycles(ctx);
-    std::set<std::string> reported;
-    for (const auto& c : ctx.site.cohorts) {
-        auto canonical = ctx.cohorts.find(c.name.value);
-        const bool duplicate = canonical != ctx.cohorts.end() && canonical->second != &c;
-        // A cohort off every cycle cannot walk back to itself (a duplicate
-        // name walks from its own parent: it keeps the bounded walk).
-        if (!duplicate && (!on_cycle.count(c.name.value) || reported.count(c.name.value))) continue;
-        std::vector<std::string> path{c.name.value};
-        const site::Cohort* cur = &c;
-        for (std::size_t steps = 0; steps <= ctx.site.cohorts.size() && !cur->parent.value.empty(); ++steps) {
-            auto it = ctx.cohorts.find(cur->parent.value);
-            if (it == ctx.cohorts.end()) break;
-            cur = it->second;
-            if (cur->name.value == c.name.value) {
-                if (reported.insert(c.name.value).second) {
-                    std::string chain;
-                    for (const auto& p : path) chain += p + " -> ";
-                    ctx.error(c.parent.mark,
-                              "cohort \"" + c.name.value + "\": cycle in cohort hierarchy (" + chain + c.name.value +
-                                  "); Kueue would admit nothing in any of these cohorts",
-                              "V45");
-                    for (const auto& p : path) reported.insert(p);
-                }
-                break;
-            }
-            path.push_back(cur->name.value);
-        }
-    }
-}
-
-}  // namespace
 
 void lower_cohorts(Context& ctx) {
     const bool served = !ctx.target.cohort_api_version.empty();
@@ -135,7 +74,6 @@ void lower_cohorts(Context& ctx) {
                          .fields = one_field("spec", std::move(spec)),
                          .provenance = std::move(records)});
     }
-    check_cycles(ctx);
 }
 
 void lower_priority_classes(Context& ctx) {

@@ -9,6 +9,7 @@
 #include <queueforge/frontend/site_parse.hpp>
 
 #include <filesystem>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -79,29 +80,42 @@ std::set<std::tuple<std::string, std::string, std::string>> passed_through(const
 }
 
 // Kueue's webhook and CEL rules (checks/rules, the one implementation that
-// validate runs too) over the lowered objects: what the API server would
-// refuse is refused here, at the site position each value came from. Only
-// errors: advice on objects (V2) is validate's, at the objects.
+// validate runs too) over the lowered objects, and the one cross-object rule
+// an object set fails by itself (a cohort cycle, V45): what the API server
+// would refuse, or Kueue could never admit through, is refused here, at the
+// site position each value came from. Only errors: advice on objects (V2) is
+// validate's, at the objects.
 void check_lowered(const site::Site& s, std::vector<Object>& objects, Diagnostics& diags) {
     const auto verbatim = passed_through(s);
-    for (auto& o : objects) {
+    std::vector<Resource> checked;  // the objects' trees, borrowed and returned below
+    std::vector<std::size_t> origin;
+    std::map<std::tuple<std::string, std::string, std::string>, std::size_t> by_ref;
+    checked.reserve(objects.size());
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        Object& o = objects[i];
         if (!verbatim.empty() && verbatim.count({o.kind, o.namespace_, o.name})) continue;
         Resource r;
         r.file = s.file;
         r.ref = {o.api_version, o.kind, o.namespace_, o.name};
-        r.doc = std::move(o.doc);  // borrowed for the check, returned below
-        Diagnostics found;
-        rules::check_object(r, found);
-        o.doc = std::move(r.doc);
-        for (auto d : found.all()) {
-            if (d.severity != Severity::Error) continue;
-            d.file = s.file;
-            d.mark = site_position(o, d.path);
-            // validate's wording, with the object it is about: the path is
-            // the emitted object's, the position the site's.
-            d.message = d.object.display() + ": " + d.message;
-            diags.add(std::move(d));
-        }
+        r.doc = std::move(o.doc);
+        by_ref.try_emplace({o.kind, o.namespace_, o.name}, i);
+        checked.push_back(std::move(r));
+        origin.push_back(i);
+    }
+    Diagnostics found;
+    for (const auto& r : checked) rules::check_object(r, found);
+    rules::check_cohort_hierarchy(checked, found);
+    for (std::size_t k = 0; k < checked.size(); ++k) objects[origin[k]].doc = std::move(checked[k].doc);
+    for (auto d : found.all()) {
+        if (d.severity != Severity::Error) continue;
+        auto at = by_ref.find({d.object.kind, d.object.namespace_, d.object.name});
+        if (at == by_ref.end()) continue;  // every finding names one of the objects checked
+        d.file = s.file;
+        d.mark = site_position(objects[at->second], d.path);
+        // validate's wording, with the object it is about: the path is the
+        // emitted object's, the position the site's.
+        d.message = d.object.display() + ": " + d.message;
+        diags.add(std::move(d));
     }
 }
 

@@ -133,7 +133,7 @@ TEST_CASE("bad input: references to unknown pools, cohorts and priority classes"
 
 TEST_CASE("bad input: cycles in the cohort hierarchy") {
     expect_error(kHead + "  cohorts:\n    - {name: a, parent: b}\n    - {name: b, parent: c}\n    - {name: c, parent: a}\n",
-                 {8, 25, "V45", "cycle in cohort hierarchy (a -> b -> c -> a)"});
+                 {8, 25, "V45", "Cohort/a: Cohort hierarchy has a cycle (a -> b -> c -> a)"});
 }
 
 TEST_CASE("bad input: the CLI exits 1 and writes nothing, a usage error exits 2") {

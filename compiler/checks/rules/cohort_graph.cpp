@@ -5,6 +5,8 @@
 // input order. The cycles themselves come from model::find_cohort_cycles.
 #include "checks/rules/inventory.hpp"
 
+#include <queueforge/checks/rules.hpp>
+
 #include <queueforge/model/cohort_cycles.hpp>
 
 #include <unordered_map>
@@ -81,3 +83,12 @@ void check_cohort_cycles(const CrossContext& ctx, Diagnostics& diags) {
 }
 
 }  // namespace queueforge::rules::detail
+
+namespace queueforge::rules {
+
+void check_cohort_hierarchy(const std::vector<Resource>& resources, Diagnostics& diags) {
+    const detail::Inventory inv = detail::build_inventory(resources);
+    detail::check_cohort_cycles({resources, inv, nullptr, nullptr}, diags);
+}
+
+}  // namespace queueforge::rules

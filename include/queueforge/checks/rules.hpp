@@ -32,4 +32,9 @@ struct CrossOptions {
 // the queues and jobs (kueue-config.*).
 void check_cross_objects(const std::vector<Resource>& resources, const CrossOptions& opts, Diagnostics& diags);
 
+// The cross-object rule a set of objects fails by itself, whatever else the
+// cluster holds: a cycle in the Cohort hierarchy (V45). The compile step
+// runs it on what a site lowers to, next to check_object.
+void check_cohort_hierarchy(const std::vector<Resource>& resources, Diagnostics& diags);
+
 }  // namespace queueforge::rules
