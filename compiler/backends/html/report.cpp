@@ -25,36 +25,6 @@ void add_sources(std::vector<SourceText>& into, const std::vector<SourceText>& f
     }
 }
 
-// Scenario files are small; the bound keeps a mistaken path (a device, a
-// huge dump) from being read whole.
-constexpr std::uintmax_t kMaxScenarioBytes = 64u << 20;
-
-bool read_scenario(const std::string& path, std::string& text, Diagnostics& diags) {
-    std::string why;
-    if (!confine_input(path, &why)) {  // the confinement rule (source_root.hpp)
-        diags.error(path, {}, why, "io.outside-root");
-        return false;
-    }
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
-        diags.error(path, {}, "cannot read the scenario: not a file", "io");
-        return false;
-    }
-    if (std::filesystem::file_size(path, ec) > kMaxScenarioBytes || ec) {
-        diags.error(path, {}, "cannot read the scenario: larger than 64 MiB", "io");
-        return false;
-    }
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    if (!in && !in.eof()) {
-        diags.error(path, {}, "cannot read the scenario", "io");
-        return false;
-    }
-    text = ss.str();
-    return true;
-}
-
 }  // namespace
 
 std::optional<Input> collect(const Options& opts, Diagnostics& diags, std::vector<SourceText>& sources) {
@@ -81,14 +51,10 @@ std::optional<Input> collect(const Options& opts, Diagnostics& diags, std::vecto
     if (sim_diags.has_errors()) return std::nullopt;
 
     if (!opts.scenario.empty()) {
-        std::string text;
-        if (!read_scenario(opts.scenario, text, diags)) return std::nullopt;
-        sources.push_back({opts.scenario, text});
-        auto scenario = timeline::parse_scenario(opts.scenario, text, diags);
+        auto scenario = timeline::read_scenario(opts.scenario, sources, diags);
         if (!scenario) return std::nullopt;
-        scenarios::add_missing_namespaces(config);
         Diagnostics tl_diags;
-        timeline::Report report = timeline::run(*scenario, config, {opts.series_points}, tl_diags);
+        timeline::Report report = timeline::run_on(*scenario, std::move(config), {opts.series_points}, tl_diags);
         diags.append(tl_diags);
         if (tl_diags.has_errors()) return std::nullopt;
         in.timeline = std::move(report);

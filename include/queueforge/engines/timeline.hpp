@@ -192,4 +192,36 @@ void check_thresholds(const Thresholds& t, Report& report, std::int64_t wall_ms,
 std::string render_json(const Report& r);
 std::string render_text(const Report& r);
 
+// ---- The timeline mode as the commands run it (session.cpp) ----
+
+// Reads a scenario file (through the one confined, size-limited reader) and
+// parses it; its text joins `sources` for the carets.
+std::optional<Scenario> read_scenario(const std::string& path, std::vector<SourceText>& sources, Diagnostics& diags);
+
+// Runs `scenario` on a cluster's objects as the API server would hold them
+// (every namespace a LocalQueue names exists).
+Report run_on(const Scenario& scenario, std::vector<Resource> cluster, const Options& opts, Diagnostics& diags);
+
+// `simulate --scenario FILE [--thresholds FILE] [PATH...]`: the scenario,
+// the thresholds and the cluster (a site or manifests) read, the timeline run
+// and the thresholds checked with the process figures `figures` returns at
+// the end of the run.
+struct ProcessFigures {
+    std::int64_t wall_ms = 0, rss_kib = 0, mcpu = 0;
+};
+struct Request {
+    std::string scenario;
+    std::string thresholds;          // "" for none
+    std::vector<std::string> paths;  // a site or manifests whose LocalQueues the scenario may use
+    std::string target;
+    Options options;
+    std::function<ProcessFigures()> figures;  // called only when thresholds are given
+};
+struct Outcome {
+    std::optional<Report> report;    // nullopt when an input is invalid (errors in diags)
+    std::optional<Thresholds> thresholds;
+    std::vector<SourceText> sources;  // every text read, for the carets
+};
+Outcome simulate(const Request& request, Diagnostics& diags);
+
 }  // namespace queueforge::timeline
