@@ -50,6 +50,21 @@ Utf8Char utf8_at(std::string_view s, std::size_t i) {
     return {static_cast<char32_t>(cp), n, true};
 }
 
+bool append_escape(std::string& out, char c) {
+    switch (c) {
+    case '"': out += "\\\""; return true;
+    case '\\': out += "\\\\"; return true;
+    case '\a': out += "\\a"; return true;
+    case '\b': out += "\\b"; return true;
+    case '\f': out += "\\f"; return true;
+    case '\n': out += "\\n"; return true;
+    case '\r': out += "\\r"; return true;
+    case '\t': out += "\\t"; return true;
+    case '\v': out += "\\v"; return true;
+    default: return false;
+    }
+}
+
 std::string go_quote(std::string_view s) {
     std::string out = "\"";
     for (std::size_t i = 0; i < s.size();) {
@@ -58,17 +73,7 @@ std::string go_quote(std::string_view s) {
         if (!ch.valid) {
             append_hex_byte(out, "\\x", c);
         } else if (ch.length == 1) {
-            switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\a': out += "\\a"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            case '\v': out += "\\v"; break;
-            default:
+            if (!append_escape(out, static_cast<char>(c))) {
                 if (c < 0x20 || c == 0x7f)
                     append_hex_byte(out, "\\x", c);
                 else

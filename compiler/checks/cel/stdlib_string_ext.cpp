@@ -5,6 +5,8 @@
 #include "checks/cel/functions.hpp"
 #include "checks/cel/utf8.hpp"
 
+#include <queueforge/base/text.hpp>
+
 namespace queueforge::cel {
 namespace {
 
@@ -232,20 +234,8 @@ Result quote(EvalContext& ctx, Args a) {
     const std::string& s = a[0].as_string();
     if (!charge_text(ctx, s)) return EvalContext::cost_error();
     std::string out = "\"";
-    for (char c : s) {
-        switch (c) {
-            case '\a': out += "\\a"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            case '\v': out += "\\v"; break;
-            case '\\': out += "\\\\"; break;
-            case '"': out += "\\\""; break;
-            default: out += c;
-        }
-    }
+    for (char c : s)
+        if (!append_escape(out, c)) out += c;
     return Value::string(out + "\"");
 }
 

@@ -3,6 +3,8 @@
 // live in formats_net.cpp.
 #include "checks/openapi/formats.hpp"
 
+#include <queueforge/base/text.hpp>
+
 #include <queueforge/base/names.hpp>
 
 #include <re2/re2.h>
@@ -71,17 +73,6 @@ bool is_date(std::string_view s) {
     return d <= max;
 }
 
-// Length in bytes of the UTF-8 sequence at s[i] (1 for invalid bytes), as Go's
-// regexp steps over one rune for ".".
-std::size_t rune_len(std::string_view s, std::size_t i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
-    if (i + n > s.size()) return 1;
-    for (std::size_t k = 1; k < n; ++k)
-        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 1;
-    return n;
-}
-
 // strfmt.IsDateTime: lower-case, split on "t", a full date before it and
 // ^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$
 // after it, with hour <= 23 and minute/second <= 59.
@@ -109,7 +100,7 @@ bool is_date_time(std::string_view in) {
     };
     if (zone_ok(i)) return true;
     if (i >= rest.size() || rest[i] == '\n') return false;
-    i += rune_len(rest, i);
+    i += utf8_at(rest, i).length;  // one rune, as Go's regexp steps over for "."
     std::size_t digits = 0;
     while (i < rest.size() && is_digit(rest[i])) ++i, ++digits;
     return digits > 0 && zone_ok(i);

@@ -3,6 +3,8 @@
 // a close approximation; see the comments on those two.
 #include "checks/openapi/formats.hpp"
 
+#include <queueforge/base/text.hpp>
+
 #include <re2/re2.h>
 
 #include <string>
@@ -26,16 +28,6 @@ struct HostClasses {
 const HostClasses& host_classes() {
     static const HostClasses c;
     return c;
-}
-
-// Length in bytes of the UTF-8 sequence at s[i] (1 for invalid bytes).
-std::size_t rune_len(std::string_view s, std::size_t i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
-    if (i + n > s.size()) return 1;
-    for (std::size_t k = 1; k < n; ++k)
-        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 1;
-    return n;
 }
 
 // One rune of a hostname: [a-zA-Z0-9\p{S}\p{L}] ("name") or [a-zA-Z\p{L}]
@@ -158,7 +150,7 @@ bool is_hostname(std::string_view s) {
     auto runes_of = [](std::string_view part) {
         std::vector<Rune> out;
         for (std::size_t i = 0; i < part.size();) {
-            std::size_t n = rune_len(part, i);
+            std::size_t n = utf8_at(part, i).length;
             unsigned char c = static_cast<unsigned char>(part[i]);
             out.push_back({part.substr(i, n), c < 0x80 || n > 1});
             i += n;

@@ -25,13 +25,7 @@ struct Capacity {
 Capacity capacity_of(const Inventory& inv, const Labels& node_labels, const std::string& resource) {
     Capacity c;
     for (const Resource* n : inv.nodes) {
-        Labels labels = string_map(present(present(&n->doc, "metadata"), "labels"));
-        bool match = true;
-        for (const auto& [k, v] : node_labels) {
-            auto it = labels.find(k);
-            if (it == labels.end() || it->second != v) match = false;
-        }
-        if (!match) continue;
+        if (!node_selected(*n, node_labels)) continue;
         ++c.nodes;
         auto q = quantity_quiet(present(present(present(&n->doc, "status"), "allocatable"), resource));
         if (!q) continue;

@@ -70,13 +70,7 @@ std::vector<Reach> reach_of(const Resource& cq, const std::string& resource, boo
 std::optional<Quantity> largest_node(const Inventory& inv, const Labels& node_labels, const std::string& resource) {
     std::optional<Quantity> best;
     for (const Resource* n : inv.nodes) {
-        Labels labels = string_map(present(present(&n->doc, "metadata"), "labels"));
-        bool match = true;
-        for (const auto& [k, v] : node_labels) {
-            auto it = labels.find(k);
-            if (it == labels.end() || it->second != v) match = false;
-        }
-        if (!match) continue;
+        if (!node_selected(*n, node_labels)) continue;
         auto q = quantity_quiet(present(present(present(&n->doc, "status"), "allocatable"), resource));
         // A site's pool is one Node holding all of its nodes (lower/pool_nodes.cpp).
         const std::string count = text(present(present(present(&n->doc, "metadata"), "annotations"), "queueforge.io/pool-nodes"));

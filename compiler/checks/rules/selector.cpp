@@ -92,4 +92,11 @@ std::optional<bool> selector_matches(const Node& selector, const Labels& labels)
     return ok;
 }
 
+bool node_selected(const Resource& node, const Labels& node_labels) {
+    const Labels labels = string_map(present(present(&node.doc, "metadata"), "labels"));
+    for (const auto& [k, v] : node_labels)
+        if (!model::label_matches(k, v, labels)) return false;
+    return true;
+}
+
 }  // namespace queueforge::rules::detail

@@ -24,6 +24,10 @@ std::optional<bool> selector_matches(const Node& selector, const Labels& labels)
 // both empty): it selects everything.
 bool selector_is_empty(const Node& selector);
 
+// Whether a Node object carries every label of a flavor's nodeLabels (the
+// flavor's nodes, as Kueue's flavor assignment matches them).
+bool node_selected(const Resource& node, const Labels& node_labels);
+
 // "k1=v1, k2=v2", for messages.
 std::string describe_labels(const Labels& labels);
 

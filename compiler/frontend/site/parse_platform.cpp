@@ -43,10 +43,7 @@ bool read_hardware_profile(const Reader& r, const Node& n, const std::string& wh
                        "memory", "accelerator"}))
         return false;
     out.mark = n.mark();
-    if (!n.find("name")) {
-        r.error(n.mark(), what + ".name: required", "site.required");
-        return false;
-    }
+    if (!r.require(n, "name", what)) return false;
     r.read_name(n.find("name"), what + ".name", out.name);
     r.read_name(n.find("team"), what + ".team", out.team);
     r.read_name(n.find("pool"), what + ".pool", out.pool);

@@ -77,10 +77,7 @@ bool read_pool(const Reader& r, const Node& n, const std::string& what, Pool& ou
         return false;
     out.mark = n.mark();
     r.read_rule_list(n.find("ignore"), what + ".ignore", out.ignore);
-    if (!n.find("name")) {
-        r.error(n.mark(), what + ".name: required", "site.required");
-        return false;
-    }
+    if (!r.require(n, "name", what)) return false;
     bool ok = r.read_name(n.find("name"), what + ".name", out.name);
     r.read_string_map(n.find("nodeLabels"), what + ".nodeLabels", out.node_labels);
     for (const auto& [k, v] : out.node_labels) {
@@ -99,11 +96,7 @@ bool read_pool(const Reader& r, const Node& n, const std::string& what, Pool& ou
 bool read_priority_class(const Reader& r, const Node& n, const std::string& what, PriorityClass& out) {
     if (!r.expect_map(n, what, {"name", "value", "description"})) return false;
     out.mark = n.mark();
-    bool ok = true;
-    if (!n.find("name")) {
-        r.error(n.mark(), what + ".name: required", "site.required");
-        ok = false;
-    }
+    bool ok = r.require(n, "name", what);
     if (!n.find("value")) {
         r.error(n.mark(), what + ".value: required (an int32; higher means more important)", "site.required");
         ok = false;

@@ -145,10 +145,7 @@ bool read_team(const Reader& r, const Node& n, const std::string& what, Team& ou
         return false;
     out.mark = n.mark();
     r.read_rule_list(n.find("ignore"), what + ".ignore", out.ignore);
-    if (!n.find("name")) {
-        r.error(n.mark(), what + ".name: required", "site.required");
-        return false;
-    }
+    if (!r.require(n, "name", what)) return false;
     bool ok = r.read_name(n.find("name"), what + ".name", out.name);
     r.read_name(n.find("clusterQueue"), what + ".clusterQueue", out.cluster_queue);
     r.read_name_list(n.find("namespaces"), what + ".namespaces", out.namespaces);
@@ -177,10 +174,7 @@ bool read_team(const Reader& r, const Node& n, const std::string& what, Team& ou
 bool read_cohort(const Reader& r, const Node& n, const std::string& what, Cohort& out) {
     if (!r.expect_map(n, what, {"name", "parent", "fairSharingWeight", "quota"})) return false;
     out.mark = n.mark();
-    if (!n.find("name")) {
-        r.error(n.mark(), what + ".name: required", "site.required");
-        return false;
-    }
+    if (!r.require(n, "name", what)) return false;
     bool ok = r.read_name(n.find("name"), what + ".name", out.name);
     r.read_name(n.find("parent"), what + ".parent", out.parent);
     r.read_quantity(n.find("fairSharingWeight"), what + ".fairSharingWeight", out.fair_sharing_weight);

@@ -24,7 +24,7 @@ bool read_workload(const Reader& r, const Node& n, const std::string& what, Work
     if (!r.expect_map(n, what, {"name", "namespace", "queue", "priorityClass", "file", "podSets", "expect"}))
         return false;
     w.mark = n.mark();
-    if (!n.find("name")) r.error(n.mark(), what + ".name: required", "site.required");
+    r.require(n, "name", what);
     r.read_name(n.find("name"), what + ".name", w.name);
     r.read_name(n.find("namespace"), what + ".namespace", w.namespace_);
     r.read_name(n.find("queue"), what + ".queue", w.queue);

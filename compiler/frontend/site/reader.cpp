@@ -80,6 +80,12 @@ bool Reader::read_text(const Node* n, std::string_view what, Text& out) const {
     return true;
 }
 
+bool Reader::require(const Node& n, std::string_view key, const std::string& what) const {
+    if (n.find(key)) return true;
+    error(n.mark(), what + "." + std::string(key) + ": required", "site.required");
+    return false;
+}
+
 bool Reader::read_name(const Node* n, std::string_view what, Text& out) const {
     Text t;
     if (!read_text(n, what, t)) return false;

@@ -34,6 +34,8 @@ struct Reader {
 
     bool read_text(const Node* n, std::string_view what, Text& out) const;
     bool read_name(const Node* n, std::string_view what, Text& out) const;  // DNS-1123 label
+    // Whether the map `n` has `key`; when not, "<what>.<key>: required" at `n`.
+    bool require(const Node& n, std::string_view key, const std::string& what) const;
     bool read_int(const Node* n, std::string_view what, std::optional<Located<std::int64_t>>& out,
                   std::int64_t min, std::int64_t max) const;
     bool read_bool(const Node* n, std::string_view what, std::optional<Located<bool>>& out) const;

@@ -90,6 +90,18 @@ public:
     }
 
     std::optional<std::string> read(const std::string& raw, std::size_t max_bytes, std::string& error) const override {
+        return read_entry(raw, /*link=*/false, max_bytes, error);
+    }
+
+    std::optional<std::string> read_link(const std::string& raw, std::string& error) const override {
+        return read_entry(raw, /*link=*/true, kMaxLinkBytes, error);
+    }
+
+private:
+    // The blob at `raw`: a file's content (`link` false) or a symlink's
+    // target (`link` true); anything else is an error naming the path.
+    std::optional<std::string> read_entry(const std::string& raw, bool link, std::size_t max_bytes,
+                                          std::string& error) const {
         std::string path = normalise(raw);
         const auto& api = r_.api();
         git_tree_entry* e = nullptr;
@@ -98,32 +110,15 @@ public:
             return std::nullopt;
         }
         std::optional<std::string> out;
-        if (api.git_tree_entry_type(e) != GIT_OBJECT_BLOB || api.git_tree_entry_filemode(e) == GIT_FILEMODE_LINK)
-            error = path + " is not a file in " + name_;
+        const bool is_link = api.git_tree_entry_filemode(e) == GIT_FILEMODE_LINK;
+        if (link ? !is_link : (api.git_tree_entry_type(e) != GIT_OBJECT_BLOB || is_link))
+            error = path + (link ? " is not a symlink in " : " is not a file in ") + name_;
         else
             out = read_blob(r_, api.git_tree_entry_id(e), path, max_bytes, error);
         api.git_tree_entry_free(e);
         return out;
     }
 
-    std::optional<std::string> read_link(const std::string& raw, std::string& error) const override {
-        std::string path = normalise(raw);
-        const auto& api = r_.api();
-        git_tree_entry* e = nullptr;
-        if (path.empty() || api.git_tree_entry_bypath(&e, tree_, path.c_str()) != 0) {
-            error = path + " does not exist in " + name_;
-            return std::nullopt;
-        }
-        std::optional<std::string> out;
-        if (api.git_tree_entry_filemode(e) != GIT_FILEMODE_LINK)
-            error = path + " is not a symlink in " + name_;
-        else
-            out = read_blob(r_, api.git_tree_entry_id(e), path, kMaxLinkBytes, error);
-        api.git_tree_entry_free(e);
-        return out;
-    }
-
-private:
     // An entry found by path (owned by the caller) or by index (owned by its tree).
     void add(const git_tree_entry* e, const std::string& path, std::vector<Entry>& out, std::size_t limit,
              bool& truncated) const {

@@ -17,6 +17,11 @@ struct Utf8Char {
 };
 Utf8Char utf8_at(std::string_view s, std::size_t i);
 
+// The single-character backslash escapes Go and CEL share (\a \b \f \n \r
+// \t \v \\ \"): appends the escape for `c` and returns true, or returns false
+// (nothing appended) for any other byte.
+bool append_escape(std::string& out, char c);
+
 // Go's strconv.Quote (fmt's %q): printable runes as they are, the usual
 // backslash escapes, \xNN for invalid bytes, \uNNNN for non-printables.
 std::string go_quote(std::string_view s);
