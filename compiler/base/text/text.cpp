@@ -50,16 +50,20 @@ Utf8Char utf8_at(std::string_view s, std::size_t i) {
     return {static_cast<char32_t>(cp), n, true};
 }
 
-bool append_escape(std::string& out, char c) {
+bool append_escape(std::string& out, char c, Escapes set) {
     switch (c) {
     case '"': out += "\\\""; return true;
     case '\\': out += "\\\\"; return true;
-    case '\a': out += "\\a"; return true;
-    case '\b': out += "\\b"; return true;
-    case '\f': out += "\\f"; return true;
     case '\n': out += "\\n"; return true;
     case '\r': out += "\\r"; return true;
     case '\t': out += "\\t"; return true;
+    default: break;
+    }
+    if (set == Escapes::Json) return false;
+    switch (c) {
+    case '\a': out += "\\a"; return true;
+    case '\b': out += "\\b"; return true;
+    case '\f': out += "\\f"; return true;
     case '\v': out += "\\v"; return true;
     default: return false;
     }
@@ -100,13 +104,7 @@ void append_json_string(std::string& out, std::string_view s) {
         if (!ch.valid) {
             out += "\\ufffd";
         } else if (ch.length == 1) {
-            switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
+            if (!append_escape(out, static_cast<char>(c), Escapes::Json)) {
                 if (c < 0x20 || c == '<' || c == '>' || c == '&')
                     append_hex_byte(out, "\\u00", c);
                 else

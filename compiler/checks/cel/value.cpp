@@ -4,6 +4,7 @@
 #include "checks/cel/values.hpp"
 
 #include <queueforge/base/node.hpp>
+#include <queueforge/base/text.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -88,20 +89,13 @@ std::string quote_for_debug(std::string_view s, char prefix) {
     if (prefix) out += prefix;
     out += '"';
     for (unsigned char c : s) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (c < 0x20 || c == 0x7F || (prefix == 'b' && c >= 0x80)) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\x%02x", c);
-                    out += buf;
-                } else {
-                    out += static_cast<char>(c);
-                }
+        if (append_escape(out, static_cast<char>(c), Escapes::Json)) continue;
+        if (c < 0x20 || c == 0x7F || (prefix == 'b' && c >= 0x80)) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            out += buf;
+        } else {
+            out += static_cast<char>(c);
         }
     }
     out += '"';

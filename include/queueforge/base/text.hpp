@@ -17,10 +17,12 @@ struct Utf8Char {
 };
 Utf8Char utf8_at(std::string_view s, std::size_t i);
 
-// The single-character backslash escapes Go and CEL share (\a \b \f \n \r
-// \t \v \\ \"): appends the escape for `c` and returns true, or returns false
-// (nothing appended) for any other byte.
-bool append_escape(std::string& out, char c);
+// Single-character backslash escapes: appends the escape for `c` and returns
+// true, or returns false (nothing appended) for any other byte. `Go` is the
+// set Go and CEL share (\a \b \f \n \r \t \v \\ \"), `Json` the one JSON
+// has a short form for that both writers use (\" \\ \n \r \t).
+enum class Escapes { Go, Json };
+bool append_escape(std::string& out, char c, Escapes set = Escapes::Go);
 
 // Go's strconv.Quote (fmt's %q): printable runes as they are, the usual
 // backslash escapes, \xNN for invalid bytes, \uNNNN for non-printables.
