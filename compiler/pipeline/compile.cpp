@@ -143,7 +143,7 @@ Compilation compile(const CompileInputs& in) {
         c.lowered.reset();
         return c;
     }
-    c.model = model::build_cluster(c.lowered->objects);
+    if (in.build_model) c.model = model::build_cluster(c.lowered->objects);
     return c;
 }
 

@@ -50,12 +50,15 @@ struct CompileInputs {
     // plugin changes (the team subset, the API version the cluster serves).
     // Findings it adds count like the parse's; errors stop before lowering.
     std::function<void(site::Site&, Diagnostics&)> prepare;
+    // Build Compilation::model: what the engines that read a site's cluster
+    // (capacity, the report) ask for; emitting needs only the objects.
+    bool build_model = false;
 };
 
 struct Compilation {
     std::optional<site::Site> site;   // set when the site parsed without errors
     std::optional<Lowered> lowered;   // target and objects, in stream order; set when lowering succeeded
-    model::Cluster model;             // the objects as one typed cluster (empty when not lowered)
+    model::Cluster model;             // build_model: the objects as one typed cluster (else empty)
     std::vector<Resource> samples;    // read_samples: the sample manifests, in section order
     SourceSet sources;                // every text read, for carets
     Diagnostics diagnostics;          // every finding, in the order the stages made them

@@ -54,7 +54,7 @@ capacity::Report of_objects(const std::string& yaml) {
     lowered.target.name = "kubernetes";
     for (auto& res : loaded.resources)
         lowered.objects.push_back({res.ref.api_version, res.ref.kind, res.ref.name, res.ref.namespace_, res.doc});
-    return capacity::compute(site::Site{}, lowered);
+    return capacity::compute(site::Site{}, lowered, model::build_cluster(lowered.objects));
 }
 
 }  // namespace
@@ -303,7 +303,7 @@ spec:
     auto lowered = lower_site(*s, diags);
     INFO(qf_test::messages(diags));
     REQUIRE(lowered);
-    auto r = capacity::compute(*s, *lowered);
+    auto r = capacity::compute(*s, *lowered, model::build_cluster(lowered->objects));
     REQUIRE(r.pools.size() == 2);
     CHECK(r.pools[0].name == "gpu");
     CHECK_FALSE(r.pools[0].nodes);

@@ -92,7 +92,7 @@ Figures check_site(const std::string& path) {
     INFO(qf_test::messages(diags));
     REQUIRE(lowered);
     REQUIRE_FALSE(diags.has_errors());
-    const capacity::Report report = capacity::compute(*site, *lowered);
+    const capacity::Report report = capacity::compute(*site, *lowered, model::build_cluster(lowered->objects));
     std::vector<Node> docs;
     for (const auto& o : lowered->objects) docs.push_back(o.doc);
     const std::string site_yaml = emit_yaml_stream(docs);

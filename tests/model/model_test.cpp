@@ -227,7 +227,7 @@ TEST_CASE("model: capacity and the simulator agree on what each queue may borrow
     Lowered lowered;
     lowered.target.name = "kubernetes";
     for (auto& r : objects) lowered.objects.push_back({r.ref.api_version, r.ref.kind, r.ref.name, r.ref.namespace_, r.doc});
-    capacity::Report report = capacity::compute(site::Site{}, lowered);
+    capacity::Report report = capacity::compute(site::Site{}, lowered, model::build_cluster(lowered.objects));
 
     Diagnostics diags;
     scheduler::detail::Model m = scheduler::detail::build_model(objects, diags);

@@ -54,13 +54,15 @@ TEST_CASE("compile: the SourceSet keeps one text per file, the first given", "[c
 
 TEST_CASE("compile: the result holds the site, the objects, the model and the texts read", "[compile]") {
     const std::string text = kHead + "  teams: [{name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n";
-    Compilation c = compile({.path = "site.yaml", .text = text});
+    Compilation c = compile({.path = "site.yaml", .text = text, .build_model = true});
     INFO(qf_test::messages(c.diagnostics));
     REQUIRE(c.ok());
     REQUIRE(c.site);
     CHECK(c.site->teams.size() == 1);
     CHECK_FALSE(c.objects().empty());
     CHECK(c.model.find_cluster_queue("x") >= 0);
+    // Not asked: emitting needs only the objects.
+    CHECK(compile({.path = "site.yaml", .text = text}).model.find_cluster_queue("x") < 0);
     REQUIRE(c.sources.find("site.yaml"));
     CHECK(c.sources.find("site.yaml")->text == text);
 }
@@ -131,9 +133,10 @@ spec:
 
 TEST_CASE("compile: prepare runs between parsing and lowering, and its errors stop lowering", "[compile]") {
     const std::string text = kHead + "  teams: [{name: x, namespaces: [a], quota: [{pool: cpu, nominal: {cpu: 1}}]}]\n";
-    Compilation renamed = compile({.path = "site.yaml", .text = text, .prepare = [](site::Site& s, Diagnostics&) {
-                                       s.teams[0].name.value = "y";
-                                   }});
+    Compilation renamed = compile({.path = "site.yaml",
+                                   .text = text,
+                                   .prepare = [](site::Site& s, Diagnostics&) { s.teams[0].name.value = "y"; },
+                                   .build_model = true});
     REQUIRE(renamed.ok());
     CHECK(renamed.model.find_cluster_queue("y") >= 0);
     Compilation refused = compile({.path = "site.yaml", .text = text, .prepare = [](site::Site& s, Diagnostics& d) {

@@ -34,11 +34,11 @@ std::optional<Input> collect(const Options& opts, Diagnostics& diags, std::vecto
     std::string file = opts.site;
     std::error_code ec;
     if (std::filesystem::is_directory(file, ec)) file = (std::filesystem::path(file) / "queueforge-site.yaml").string();
-    const Compilation c = compile({.path = file, .target = opts.target});
+    Compilation c = compile({.path = file, .target = opts.target, .build_model = true});
     diags.append(c.diagnostics);
     add_sources(sources, c.sources.texts());
     if (!c.ok()) return std::nullopt;
-    in.capacity = capacity::compute(*c.site, *c.lowered);
+    in.capacity = capacity::compute(*c.site, *c.lowered, std::move(c.model));
 
     auto inputs = scenarios::inputs_of(c, diags);
     if (!inputs) return std::nullopt;

@@ -303,11 +303,11 @@ std::vector<Cohort> cohorts_of(const View& v, const std::vector<std::string>& po
 
 }  // namespace
 
-Report compute(const site::Site& s, const Lowered& lowered) {
+Report compute(const site::Site& s, const Lowered& lowered, model::Cluster cluster) {
     Report r;
     r.site = s.name.value;
     r.target = lowered.target.name;
-    const View v = view_of(model::build_cluster(lowered.objects));
+    const View v = view_of(std::move(cluster));
     std::vector<std::string> order = pool_order(s, v);
     std::vector<int> queues = queue_order(s, v);
     r.pools = pools_of(s, v, order, queues);

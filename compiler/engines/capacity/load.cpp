@@ -12,11 +12,11 @@ std::optional<Report> load(const std::string& path, const LoadOptions& opts, Dia
     std::string file = path;
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) file = (std::filesystem::path(path) / "queueforge-site.yaml").string();
-    Compilation c = compile({.path = file, .target = opts.target});
+    Compilation c = compile({.path = file, .target = opts.target, .build_model = true});
     diags.append(c.diagnostics);
     sources.insert(sources.end(), c.sources.texts().begin(), c.sources.texts().end());
     if (!c.ok()) return std::nullopt;
-    return compute(*c.site, *c.lowered);
+    return compute(*c.site, *c.lowered, std::move(c.model));
 }
 
 }  // namespace queueforge::capacity

@@ -136,9 +136,10 @@ struct Report {
     std::vector<Cohort> cohorts;  // depth first: roots by name, children by name
 };
 
-// The capacity view of a lowered site. Never fails: objects it cannot read
-// (hand-edited or partial) contribute what they can.
-Report compute(const site::Site& site, const Lowered& lowered);
+// The capacity view of a lowered site, read from its model (a compilation
+// made with build_model). Never fails: objects it cannot read (hand-edited
+// or partial) contribute what they can.
+Report compute(const site::Site& site, const Lowered& lowered, model::Cluster cluster);
 
 struct LoadOptions {
     std::string target;  // --target: replaces the site's target
