@@ -44,7 +44,6 @@ std::optional<std::string> unsupported_job_reason(const Resource& r) {
         {"trainer.kubeflow.org", "TrainJob",
          "a TrainJob's pods come from its (Cluster)TrainingRuntime, cluster data the input does not carry"},
         {"apps", "Deployment", "a serving workload Kueue admits pod by pod; not modelled"},
-        {"apps", "StatefulSet", "a serving workload Kueue admits as a pod group; not modelled"},
         {"kubeflow.org", "MPIJob",
          "Kueue integrates the mpi-operator's kubeflow.org/v2beta1 MPIJob; the training-operator's v1 MPIJob is not managed"},
         {"kubeflow.org", "PyTorchJob", "Kueue's integration watches kubeflow.org/v1"},
