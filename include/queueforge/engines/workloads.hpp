@@ -1,7 +1,7 @@
 #pragma once
 // Sample workloads for the simulator: real job manifests (batch/v1 Job,
 // JobSet, Kubeflow training jobs, RayJob, RayCluster, plain Pods,
-// LeaderWorkerSets) and a site's
+// LeaderWorkerSets, StatefulSets) and a site's
 // `workloads:` section, turned into the Kueue Workload objects Kueue's job
 // integrations would create (kueue-semantics.md section 4.1 and 1.10).
 #include <queueforge/base/diagnostics.hpp>
@@ -32,7 +32,8 @@ ClusterContext cluster_context(const std::vector<Resource>& all);
 // True for the kinds converted below: batch/v1 Job, jobset.x-k8s.io/v1alpha2
 // JobSet, kubeflow.org/v1 PyTorchJob, TFJob, XGBoostJob, PaddleJob and
 // JAXJob, kubeflow.org/v2beta1 MPIJob, ray.io/v1 RayCluster and RayJob, v1 Pod,
-// leaderworkerset.x-k8s.io/v1 LeaderWorkerSet (compiler/engines/workloads/integrations.def).
+// leaderworkerset.x-k8s.io/v1 LeaderWorkerSet, apps/v1 StatefulSet
+// (compiler/engines/workloads/integrations.def).
 bool is_job(const Resource& r);
 
 // For job kinds Kueue integrates but queueforge does not convert (CronJob,
@@ -52,7 +53,8 @@ std::optional<std::string> unsupported_job_reason(const Resource& r);
 // a SHA-1 over kind, group, name and uid>", which needs the server-assigned
 // uid; left out so names are stable), cut to 253 characters. A pod group's
 // Workload is named after the group, as in Kueue. A LeaderWorkerSet yields one
-// Workload per group i, named `leaderworkerset-<name>-<i>` (none at replicas 0). Jobs that only have
+// Workload per group i, named `leaderworkerset-<name>-<i>` (none at replicas
+// 0); a StatefulSet none at replicas 0. Jobs that only have
 // metadata.generateName are named generateName + their 1-based position in
 // `jobs`. Jobs without a namespace are in `default`.
 // metadata.creationTimestamp is the job's when it has one; otherwise see
