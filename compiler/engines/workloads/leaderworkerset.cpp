@@ -17,13 +17,16 @@
 // its own webhook, kubernetes-sigs/lws 060ab4da17eea1f0865fcbd3236bb1075e2cea32:
 // api/leaderworkerset/v1/leaderworkerset_types.go (replicas 0..1000000,
 // workerTemplate required) and pkg/webhooks/leaderworkerset_webhook.go
-// generalValidate (size >= 1, replicas * size within int32).
+// generalValidate (name a DNS-1035 label, size >= 1, replicas * size within
+// int32).
 //
 // Not reproduced: the labels and annotations Kueue's LWS webhook adds to the
 // templates (queue name, priority class, suspended-by-parent, group-serving)
 // and the de-duplication of container env vars (SanitizePodSet): neither
 // changes what a Workload requests.
 #include "engines/workloads/jobs.hpp"
+
+#include <queueforge/base/names.hpp>
 
 namespace queueforge::workloads::detail {
 
@@ -71,6 +74,19 @@ std::int64_t groups(const Node& doc, const Node& spec, std::int64_t replicas) {
     return max_surge > 0 && updated_n < replicas ? have : replicas;
 }
 
+// The LWS operator's webhook (generalValidate): the name names a headless
+// Service, so it must be a DNS-1035 label (apivalidation.NameIsDNS1035Label).
+// Besides, it keeps the per-group Workload names apart: without Kueue's hash
+// suffix, names cut at 253 characters would collide.
+std::string check_dns1035_label(std::string_view s) {
+    if (auto why = check_dns1123_label(s); !why.empty() && s.size() > 63) return why;
+    const bool ok = !s.empty() && s.front() >= 'a' && s.front() <= 'z' && check_dns1123_label(s).empty();
+    return ok ? std::string()
+              : "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
+                "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
+                "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+}
+
 PodSet pod_set(std::string name, std::int64_t count, const Node& tmpl) {
     PodSet ps{.name = std::move(name), .count = count, .tmpl = drop_lws_keys(tmpl), .mark = tmpl.mark()};
     ps.name_at = &tmpl;
@@ -92,6 +108,11 @@ bool build_leaderworkerset(const Reporter& rep, Built& out) {
                         : std::string("Required value: the group's pod templates are missing"));
         return false;
     }
+    if (const std::string& name = rep.job().ref.name; !name.empty())
+        if (auto why = check_dns1035_label(name); !why.empty()) {
+            rep.invalid(present(present(&rep.doc(), "metadata"), "name"), "metadata.name", "Invalid value: \"" + name + "\": " + why);
+            return false;
+        }
     const std::string base = "spec.leaderWorkerTemplate";
     // Type errors only: the ranges are checked below with the webhooks' words.
     auto replicas = read_int(rep, spec, "replicas", "spec.replicas", 1, kInt32Min);

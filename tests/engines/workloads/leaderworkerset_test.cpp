@@ -280,15 +280,16 @@ TEST_CASE("leaderworkerset: queue defaulting, generateName and long names", "[le
         CHECK(str(r.out[0].doc, {"spec", "queueName"}) == "default");
     }
     {
-        // Names are cut to 253 characters after the group index is appended.
+        // The longest name the LWS webhook takes (63) leaves the group
+        // Workloads' names apart, well within 253 characters.
         std::string job = lws(replicas(kLeaderSize3, "2"));
-        const std::string long_name(250, 'a');
+        const std::string long_name(63, 'a');
         job.replace(job.find("name: test-lws"), 14, "name: " + long_name);
         Run r(job);
         INFO(qf_test::messages(r.d));
         REQUIRE(r.out.size() == 2);
-        CHECK(r.out[0].ref.name.size() == 253);
-        CHECK(r.out[0].ref.name == r.out[1].ref.name);  // the index is cut off too, as Kueue's prefix is
+        CHECK(r.out[0].ref.name == "leaderworkerset-" + long_name + "-0");
+        CHECK(r.out[1].ref.name == "leaderworkerset-" + long_name + "-1");
     }
 }
 
@@ -331,6 +332,18 @@ TEST_CASE("leaderworkerset: the webhooks' refusals are positioned jobs.invalid e
          "spec.leaderWorkerTemplate.leaderTemplate", "must be a pod template (a map), got a", 10},
         {"workerTemplate spec not a map", lws("spec:\n  leaderWorkerTemplate:\n    workerTemplate: {spec: [x]}\n"),
          "spec.leaderWorkerTemplate.workerTemplate.spec", "must be a pod spec (a map)", 10},
+        {"name longer than a DNS-1035 label", [&] {
+             std::string j = lws(replicas(kLeaderSize3, "2"));
+             j.replace(j.find("name: test-lws"), 14, "name: " + std::string(250, 'a'));
+             return j;
+         }(),
+         "metadata.name", "must be no more than 63 characters", 4},
+        {"name starting with a digit", [&] {
+             std::string j = lws();
+             j.replace(j.find("name: test-lws"), 14, "name: 1lws");
+             return j;
+         }(),
+         "metadata.name", "Invalid value: \"1lws\": a DNS-1035 label must consist of", 4},
         {"elastic job", lws("", "  annotations: {kueue.x-k8s.io/elastic-job: \"true\"}\n"), "metadata.annotations[kueue.x-k8s.io/elastic-job]",
          "Forbidden: elastic job is not supported for leaderworkerset.x-k8s.io/v1, Kind=LeaderWorkerSet", 8},
     };
