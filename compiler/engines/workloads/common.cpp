@@ -75,18 +75,19 @@ std::optional<std::int64_t> parse_int(std::string_view s) {
     return s.front() == '-' ? -v : v;
 }
 
-const Node* read_template(const Reporter& rep, const Node* parent, const std::string& path) {
-    const Node* t = present(parent, "template");
+const Node* read_template(const Reporter& rep, const Node* parent, const std::string& path, std::string_view key) {
+    const Node* t = present(parent, key);
+    const std::string at = path + "." + std::string(key);
     if (!t) {
-        rep.invalid(parent, path + ".template", "Required value: the pod template is missing");
+        rep.invalid(parent, at, "Required value: the pod template is missing");
         return nullptr;
     }
     if (!t->is_map()) {
-        rep.invalid(t, path + ".template", std::string("must be a pod template (a map), got a ") + Node::kind_name(t->kind()));
+        rep.invalid(t, at, std::string("must be a pod template (a map), got a ") + Node::kind_name(t->kind()));
         return nullptr;
     }
     if (const Node* spec = t->find("spec"); spec && !spec->is_null() && !spec->is_map()) {
-        rep.invalid(spec, path + ".template.spec", std::string("must be a pod spec (a map), got a ") + Node::kind_name(spec->kind()));
+        rep.invalid(spec, at + ".spec", std::string("must be a pod spec (a map), got a ") + Node::kind_name(spec->kind()));
         return nullptr;
     }
     return t;

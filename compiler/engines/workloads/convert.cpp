@@ -134,17 +134,25 @@ void convert_one(const Resource& job, std::size_t index, const std::vector<const
     if (!priority) return;
     head.priority = *priority;
 
-    head.name = built.workload_name.empty() ? workload_name(job.ref.kind, name) : built.workload_name;
-    if (auto why = check_dns1123_subdomain(head.name); !why.empty()) {
-        rep.invalid(present(&job.doc, "metadata"), "metadata.name", "Workload name \"" + head.name + "\" is not valid: " + why);
-        return;
-    }
     if (!opts.fallback_epoch.empty())
         if (auto ts = timestamp_plus(opts.fallback_epoch, static_cast<std::int64_t>(index))) {
             head.creation_timestamp = *ts;
             head.creation_mark = mark_of(present(&job.doc, "metadata"), job);
         }
-    out.push_back(make_workload(job, head, std::move(built)));
+    // One Workload, or one per component, all with the same podSets.
+    const std::int64_t n = built.components.value_or(1);
+    for (std::int64_t i = 0; i < n; ++i) {
+        if (built.components) head.component = i;
+        head.name = built.components ? workload_name(job.ref.kind, name + "-" + std::to_string(i))
+                    : built.workload_name.empty() ? workload_name(job.ref.kind, name)
+                                                  : built.workload_name;
+        if (auto why = check_dns1123_subdomain(head.name); !why.empty()) {
+            rep.invalid(present(&job.doc, "metadata"), "metadata.name", "Workload name \"" + head.name + "\" is not valid: " + why);
+            return;
+        }
+        if (i + 1 < n) out.push_back(make_workload(job, head, built));
+        else out.push_back(make_workload(job, head, std::move(built)));
+    }
 }
 
 }  // namespace

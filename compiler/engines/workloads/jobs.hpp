@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace queueforge::workloads::detail {
@@ -24,6 +25,7 @@ inline constexpr std::string_view kPodGroupTotalCount = "kueue.x-k8s.io/pod-grou
 inline constexpr std::string_view kPodGroupFastAdmission = "kueue.x-k8s.io/pod-group-fast-admission";
 inline constexpr std::string_view kRoleHashAnnotation = "kueue.x-k8s.io/role-hash";
 inline constexpr std::string_view kIsGroupWorkload = "kueue.x-k8s.io/is-group-workload";
+inline constexpr std::string_view kComponentIndex = "kueue.x-k8s.io/component-workload-index";
 inline constexpr std::string_view kJobUidLabel = "kueue.x-k8s.io/job-uid";
 inline constexpr std::string_view kProvReqPrefix = "provreq.kueue.x-k8s.io/";
 inline constexpr std::string_view kDefaultQueueAnnotation = "kueue.x-k8s.io/default-queue";
@@ -80,19 +82,22 @@ struct Built {
     const Node* priority_class_at = nullptr;
     std::string workload_name;  // set by integrations that do not use <kind>-<name> (pod groups)
     bool group = false;         // pod group: annotated, no job-uid label
+    // Integrations whose object stands for several Workloads of the same
+    // podSets (one per component: a LeaderWorkerSet's groups) set how many;
+    // 0 is none. Component i is named <kind>-<name>-<i> and annotated
+    // kueue.x-k8s.io/component-workload-index: i. Unset: one Workload.
+    std::optional<std::int64_t> components;
+    // Further annotations of every Workload the object yields, in order.
+    std::vector<std::pair<std::string, std::string>> annotations;
 };
 
 using BuildFn = bool (*)(const Reporter&, Built&);
 
-// Integrations (one file each). Each fills `out` and returns false after
-// reporting "jobs.invalid".
-bool build_batch_job(const Reporter& rep, Built& out);
-bool build_jobset(const Reporter& rep, Built& out);
-bool build_kubeflow(const Reporter& rep, Built& out);  // PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob
-bool build_mpijob(const Reporter& rep, Built& out);
-bool build_raycluster(const Reporter& rep, Built& out);
-bool build_rayjob(const Reporter& rep, Built& out);
-bool build_pod(const Reporter& rep, Built& out);
+// Integrations (one file each, listed in integrations.def). Each fills `out`
+// and returns false after reporting "jobs.invalid".
+#define QF_INTEGRATION(api_version, kind, build, elastic) bool build(const Reporter& rep, Built& out);
+#include "engines/workloads/integrations.def"
+#undef QF_INTEGRATION
 // A pod group spans several Pods; `rep` is about the first one.
 bool build_pod_group(const std::vector<const Resource*>& pods, const Reporter& rep, Built& out);
 // The group a Pod belongs to ("" for a plain Pod): the annotation, then the
@@ -117,8 +122,10 @@ std::optional<std::int64_t> read_int(const Reporter& rep, const Node* parent, st
                                      const std::string& path, std::int64_t fallback, std::int64_t min = 0);
 // Go's strconv.Atoi on a label or annotation value (optional sign, decimal).
 std::optional<std::int64_t> parse_int(std::string_view s);
-// `parent.template`, which must be a map (PodTemplateSpec); nullptr after an error.
-const Node* read_template(const Reporter& rep, const Node* parent, const std::string& path);
+// `parent.<key>`, which must be a map (PodTemplateSpec); nullptr after an
+// error. `path` is the parent's.
+const Node* read_template(const Reporter& rep, const Node* parent, const std::string& path,
+                          std::string_view key = "template");
 // A podSet name: lowercased (kueue.NewPodSetReference) and checked as a DNS
 // label, as the Workload API requires; "" after an error.
 std::string pod_set_name(const Reporter& rep, std::string_view raw, const Node* at, const std::string& path);
@@ -159,6 +166,7 @@ struct WorkloadHead {
     // Used when the job has no metadata.creationTimestamp of its own.
     std::string creation_timestamp;
     Mark creation_mark;
+    std::optional<std::int64_t> component;  // Built::components: this Workload's index
 };
 // The Workload object (workload_builder.cpp): metadata copied from the job
 // (creationTimestamp, uid, job-uid label, owner reference, provisioning

@@ -3,27 +3,16 @@
 // GroupVersionKind, so other API versions of the same kind are not watched).
 #include "engines/workloads/jobs.hpp"
 
-#include <array>
-
 namespace queueforge::workloads {
 
 namespace detail {
 
 const Integration* find_integration(const Resource& r) {
-    // `elastic`: jobframework/validation.go supportedElasticJobGVKs.
-    static constexpr std::array<Integration, 11> kIntegrations{{
-        {"batch/v1", "Job", build_batch_job, true},
-        {"jobset.x-k8s.io/v1alpha2", "JobSet", build_jobset, false},
-        {"kubeflow.org/v1", "PyTorchJob", build_kubeflow, false},
-        {"kubeflow.org/v1", "TFJob", build_kubeflow, false},
-        {"kubeflow.org/v1", "XGBoostJob", build_kubeflow, false},
-        {"kubeflow.org/v1", "PaddleJob", build_kubeflow, false},
-        {"kubeflow.org/v1", "JAXJob", build_kubeflow, false},
-        {"kubeflow.org/v2beta1", "MPIJob", build_mpijob, false},
-        {"ray.io/v1", "RayCluster", build_raycluster, true},
-        {"ray.io/v1", "RayJob", build_rayjob, true},
-        {"v1", "Pod", build_pod, false},
-    }};
+    static constexpr Integration kIntegrations[] = {
+#define QF_INTEGRATION(api_version, kind, build, elastic) {api_version, kind, build, elastic},
+#include "engines/workloads/integrations.def"
+#undef QF_INTEGRATION
+    };
     for (const auto& i : kIntegrations)
         if (i.api_version == r.ref.api_version && i.kind == r.ref.kind) return &i;
     return nullptr;
@@ -40,7 +29,7 @@ std::optional<std::string> unsupported_job_reason(const Resource& r) {
     struct Known {
         std::string_view group, kind, why;
     };
-    static constexpr std::array<Known, 12> kKnown{{
+    static constexpr Known kKnown[] = {
         {"batch", "CronJob",
          "Kueue admits the Jobs a CronJob creates, one per schedule tick, not the CronJob; give its jobTemplate as a "
          "batch/v1 Job to simulate one run"},
@@ -55,14 +44,12 @@ std::optional<std::string> unsupported_job_reason(const Resource& r) {
         {"trainer.kubeflow.org", "TrainJob",
          "a TrainJob's pods come from its (Cluster)TrainingRuntime, cluster data the input does not carry"},
         {"apps", "Deployment", "a serving workload Kueue admits pod by pod; not modelled"},
-        {"apps", "StatefulSet", "a serving workload Kueue admits as a pod group; not modelled"},
-        {"leaderworkerset.x-k8s.io", "LeaderWorkerSet", "a serving workload Kueue admits per group; not modelled"},
         {"kubeflow.org", "MPIJob",
          "Kueue integrates the mpi-operator's kubeflow.org/v2beta1 MPIJob; the training-operator's v1 MPIJob is not managed"},
         {"kubeflow.org", "PyTorchJob", "Kueue's integration watches kubeflow.org/v1"},
         {"jobset.x-k8s.io", "JobSet", "Kueue's integration watches jobset.x-k8s.io/v1alpha2"},
         {"ray.io", "RayJob", "Kueue's integration watches ray.io/v1"},
-    }};
+    };
     for (const auto& k : kKnown)
         if (k.group == group && k.kind == kind) return std::string(k.why);
     if (group == "ray.io" && kind == "RayCluster") return "Kueue's integration watches ray.io/v1";

@@ -184,7 +184,7 @@ std::optional<Resource> file_sample(const site::Site& s, const site::Workload& w
     if (!wls.empty())
         diags.error(s.file, w.file.mark,
                     "workload \"" + w.name.value + "\": \"" + w.file.value + "\" yields " + std::to_string(wls.size()) +
-                        " Workloads; a sample needs exactly one (split the file)",
+                        " Workloads; a sample needs exactly one (one job per file, a LeaderWorkerSet with one group)",
                     "site.workload");
     else if (diags.all().size() == findings_before)
         diags.error(s.file, w.file.mark, "workload \"" + w.name.value + "\": \"" + w.file.value + "\" holds no job queueforge converts",

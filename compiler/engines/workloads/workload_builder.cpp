@@ -102,6 +102,8 @@ Resource make_workload(const Resource& job, const WorkloadHead& head, Built b) {
             if (e.key.starts_with(kProvReqPrefix)) annotations.set(e.key, e.value);
     if (elastic(job.doc)) annotations.set(std::string(kElasticAnnotation), str("true", meta_mark));
     if (b.group) annotations.set(std::string(kIsGroupWorkload), str("true", meta_mark));
+    for (const auto& [key, value] : b.annotations) annotations.set(key, str(value, meta_mark));
+    if (head.component) annotations.set(std::string(kComponentIndex), str(std::to_string(*head.component), meta_mark));
     if (annotations.size() > 0) meta.set("annotations", std::move(annotations));
     if (uid && !b.group) {
         Node owner = Node::mapping(meta_mark);

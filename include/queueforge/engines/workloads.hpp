@@ -1,6 +1,7 @@
 #pragma once
 // Sample workloads for the simulator: real job manifests (batch/v1 Job,
-// JobSet, Kubeflow training jobs, RayJob, RayCluster, plain Pods) and a site's
+// JobSet, Kubeflow training jobs, RayJob, RayCluster, plain Pods,
+// LeaderWorkerSets, StatefulSets) and a site's
 // `workloads:` section, turned into the Kueue Workload objects Kueue's job
 // integrations would create (kueue-semantics.md section 4.1 and 1.10).
 #include <queueforge/base/diagnostics.hpp>
@@ -30,7 +31,9 @@ ClusterContext cluster_context(const std::vector<Resource>& all);
 
 // True for the kinds converted below: batch/v1 Job, jobset.x-k8s.io/v1alpha2
 // JobSet, kubeflow.org/v1 PyTorchJob, TFJob, XGBoostJob, PaddleJob and
-// JAXJob, kubeflow.org/v2beta1 MPIJob, ray.io/v1 RayCluster and RayJob, v1 Pod.
+// JAXJob, kubeflow.org/v2beta1 MPIJob, ray.io/v1 RayCluster and RayJob, v1 Pod,
+// leaderworkerset.x-k8s.io/v1 LeaderWorkerSet, apps/v1 StatefulSet
+// (compiler/engines/workloads/integrations.def).
 bool is_job(const Resource& r);
 
 // For job kinds Kueue integrates but queueforge does not convert (CronJob,
@@ -39,7 +42,8 @@ bool is_job(const Resource& r);
 // ("jobs.unsupported") and skips them.
 std::optional<std::string> unsupported_job_reason(const Resource& r);
 
-// One Workload (apiVersion kueue.x-k8s.io/v1beta2, kind Workload) per job,
+// One Workload (apiVersion kueue.x-k8s.io/v1beta2, kind Workload) per job
+// (per group for a LeaderWorkerSet),
 // positions kept from the job manifest. Jobs without a queue (no
 // kueue.x-k8s.io/queue-name label and no LocalQueue `default` in their
 // namespace) are reported (warning "jobs.no-queue") and skipped, as Kueue
@@ -48,7 +52,9 @@ std::optional<std::string> unsupported_job_reason(const Resource& r);
 // Workload names are `<kind-lowercase>-<job name>` (Kueue appends "-<5 hex of
 // a SHA-1 over kind, group, name and uid>", which needs the server-assigned
 // uid; left out so names are stable), cut to 253 characters. A pod group's
-// Workload is named after the group, as in Kueue. Jobs that only have
+// Workload is named after the group, as in Kueue. A LeaderWorkerSet yields one
+// Workload per group i, named `leaderworkerset-<name>-<i>` (none at replicas
+// 0); a StatefulSet none at replicas 0. Jobs that only have
 // metadata.generateName are named generateName + their 1-based position in
 // `jobs`. Jobs without a namespace are in `default`.
 // metadata.creationTimestamp is the job's when it has one; otherwise see

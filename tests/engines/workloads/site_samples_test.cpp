@@ -179,6 +179,46 @@ spec: {template: {spec: {containers: [{name: c}]}}}
         if (x.rule == "site.workload") CHECK(x.mark.line == 30);
 }
 
+TEST_CASE("jobs: a LeaderWorkerSet of one group is a file site sample, of several it is refused with how to fix it") {
+    qf_test::TempDir tmp;
+    const std::string lws = yaml(R"(
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: serve}
+spec:
+  replicas: REPLICAS
+  leaderWorkerTemplate:
+    size: 4
+    leaderTemplate: {spec: {containers: [{name: l, resources: {requests: {cpu: "1"}}}]}}
+    workerTemplate: {spec: {containers: [{name: w, resources: {requests: {cpu: "2", nvidia.com/gpu: "1"}}}]}}
+)");
+    for (const char* n : {"1", "2"}) {
+        std::string text = lws;
+        text.replace(text.find("REPLICAS"), 8, n);
+        qf_test::write_text(tmp.path / ("lws-" + std::string(n) + ".yaml"), text);
+    }
+    SiteRun r(R"(    - name: llm
+      namespace: ml
+      file: lws-1.yaml
+    - name: llm-two
+      namespace: ml
+      file: lws-2.yaml)",
+              tmp.path);
+    INFO(qf_test::messages(r.d));
+    REQUIRE(r.out.size() == 1);
+    const Resource& w = r.out[0].workload;
+    CHECK(w.ref.name == "leaderworkerset-llm-0");
+    CHECK(pod_sets(w) == "leader:1 worker:3");
+    CHECK(str(w.doc, {"spec", "queueName"}) == "ml-queue");
+    const Diagnostic* refused = nullptr;
+    for (const auto& x : r.d.all())
+        if (x.rule == "site.workload") refused = &x;
+    REQUIRE(refused);
+    CHECK(refused->mark.line == 26);
+    CHECK(refused->message.find("\"lws-2.yaml\" yields 2 Workloads") != std::string::npos);
+    CHECK(refused->message.find("a LeaderWorkerSet with one group") != std::string::npos);
+}
+
 TEST_CASE("jobs: site sample files may not leave the site's folder") {
     qf_test::TempDir tmp;
     const fs::path site_dir = tmp.path / "site";

@@ -1,0 +1,66 @@
+// apps/v1 StatefulSet -> one Workload for all its pods: podSet `main` of
+// spec.replicas pods (default 1) whose template is the pod spec alone (the
+// template's metadata is not copied); no Workload at replicas 0. The Workload
+// is a pod group's (is-group-workload) owned by the StatefulSet, with the
+// job-owner annotations.
+//
+// Sources: Kueue ff69552e79ad21652c36caa97038382e55625cf7,
+// pkg/controller/jobs/statefulset/: statefulset_reconciler.go
+// (reconcileWorkload: created only when replicas > 0; constructWorkload;
+// handle), statefulset_controller.go (managedByAnotherFramework),
+// statefulset_webhook.go (ValidateCreate: queue name and elastic annotation
+// only, GetWorkloadName). The topology request Kueue builds from the template
+// annotations is not modelled (a note says so), as for the other kinds.
+#include "engines/workloads/jobs.hpp"
+
+namespace queueforge::workloads::detail {
+
+namespace {
+
+// podconstants.SuspendedByParentAnnotation: set on the pod template by the
+// webhook of the framework whose Workloads cover these pods.
+constexpr std::string_view kSuspendedByParent = "kueue.x-k8s.io/pod-suspending-parent";
+constexpr std::string_view kFramework = "statefulset";
+
+}  // namespace
+
+bool build_statefulset(const Reporter& rep, Built& out) {
+    const Node* spec = present(&rep.doc(), "spec");
+    if (!spec || !spec->is_map()) {
+        rep.invalid(spec ? spec : &rep.doc(), "spec", "Required value: a StatefulSet needs a spec with a pod template");
+        return false;
+    }
+    const Node* tmpl = read_template(rep, spec, "spec");
+    auto replicas = read_int(rep, spec, "replicas", "spec.replicas", 1);  // the API server defaults it to 1
+    if (!tmpl || !replicas) return false;
+
+    const Node* annotations = present(present(tmpl, "metadata"), "annotations");
+    if (const Node* parent = present(annotations, kSuspendedByParent); parent && text(parent) != kFramework) {
+        // A StatefulSet an LWS (or another framework) created: its Workloads
+        // are that object's.
+        rep.report(Severity::Warning, "jobs.not-managed", parent,
+                   "spec.template.metadata.annotations[" + std::string(kSuspendedByParent) + "]",
+                   "its pods are admitted through the Workloads of \"" + text(parent) +
+                       "\"; Kueue does not manage the StatefulSet itself, so it has no Workload (give the parent object)");
+        return false;
+    }
+    if (annotations && annotations->is_map())
+        for (const auto& e : annotations->entries())
+            if (e.key.starts_with("kueue.x-k8s.io/podset-") && e.key.find("topology") != std::string::npos) {
+                rep.report(Severity::Note, "jobs.topology-ignored", &e.value, "spec.template.metadata.annotations[" + e.key + "]",
+                           "podSet \"main\": " + e.key + " is not modelled; the Workload carries no topologyRequest");
+                break;
+            }
+
+    Node pod_template = Node::mapping(tmpl->mark());
+    if (const Node* pod_spec = present(tmpl, "spec")) pod_template.set("spec", *pod_spec);
+    PodSet ps{.name = "main", .count = *replicas, .tmpl = std::move(pod_template), .mark = tmpl->mark()};
+    ps.name_at = tmpl;
+    out.pod_sets.push_back(std::move(ps));
+    if (*replicas == 0) out.components = 0;  // reconcileWorkload creates none
+    out.annotations = {{std::string(kIsGroupWorkload), "true"}, {"kueue.x-k8s.io/job-owner-gvk", "apps/v1, Kind=StatefulSet"}};
+    if (!rep.job().ref.name.empty()) out.annotations.emplace_back("kueue.x-k8s.io/job-owner-name", rep.job().ref.name);
+    return check_pod_sets(rep, out, tmpl, "spec.template");
+}
+
+}  // namespace queueforge::workloads::detail
