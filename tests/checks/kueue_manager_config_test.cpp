@@ -132,7 +132,7 @@ TEST_CASE("kueue-manager-config: v1beta1, the AFS gates and block scalars with i
     REQUIRE(gates.size() == 1);
     CHECK(gates[0].severity == Severity::Error);
     CHECK(gates[0].mark.line == kQueuesLines + 11);
-    CHECK(gates[0].mark.col == 43);  // the value false
+    CHECK(gates[0].mark.col == 44);  // the value false
     CHECK_FALSE(qf_test::has_rule(d, "kueue-config.missing-framework"));
     CHECK_FALSE(qf_test::has_rule(d, "kueue-config.fair-sharing-weights"));
 }
@@ -159,12 +159,13 @@ TEST_CASE("kueue-manager-config: malformed embedded text is a positioned error",
         std::string says;
     };
     const std::vector<Case> cases = {
-        // A YAML syntax error on the string's line 3.
+        // A flow list left open on the string's line 3: found at its end
+        // (the string's line 4, the file's line 9).
         {"  controller_manager_config.yaml: |\n"
          "    apiVersion: config.kueue.x-k8s.io/v1beta2\n"
          "    kind: Configuration\n"
          "    integrations: {frameworks: [batch/job\n",
-         "yaml.", 8, 0, "Kueue does not start"},
+         "yaml.", 9, 5, "Kueue does not start"},
         // A duplicate key inside the string.
         {"  controller_manager_config.yaml: |\n"
          "    apiVersion: config.kueue.x-k8s.io/v1beta2\n"
@@ -260,7 +261,7 @@ TEST_CASE("kueue-manager-config: validate and check through the CLI", "[kueue-op
         auto r = qf_test::run_cli(cmd + qf_test::shell_quote(file.string()));
         INFO(cmd << r.err << r.out);
         CHECK(r.exit == 1);
-        CHECK(has(r.err + r.out, "kueue.yaml:8:"));
+        CHECK(has(r.err + r.out, "kueue.yaml:9:5: error: data.controller_manager_config.yaml: invalid YAML"));
     }
     qf_test::write_text(file, config_map("kueue-manager-config",
                                          "  controller_manager_config.yaml: |\n"

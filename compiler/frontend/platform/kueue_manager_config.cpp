@@ -107,7 +107,7 @@ std::optional<Resource> embedded_kueue_configuration(const Resource& cm, const s
     const Node* value = data && data->is_map() ? data->find(kKueueManagerConfigKey) : nullptr;
     if (!value) return std::nullopt;
     const std::string path = "data." + std::string(kKueueManagerConfigKey);
-    const std::string what = cm.ref.display() + " " + path;
+    const std::string& what = path;  // the finding names the ConfigMap as its object
     auto error = [&](Mark at, std::string message, std::string rule) {
         diags.add({Severity::Error, cm.file, at.known() ? at : mark_of(value, cm), std::move(message), std::move(rule),
                    cm.ref, path});
