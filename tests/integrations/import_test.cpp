@@ -223,21 +223,16 @@ std::vector<Node> docs_of_text(const std::string& text) {
     return out;
 }
 
-// import does not model spec.hardwareProfiles, spec.kueueOperator, teams'
-// members or display names yet: HardwareProfiles, the Kueue CR, RoleBindings
-// and Namespaces whose display name is not their team's name come back whole
-// through spec.passthrough (and still rebuild byte for byte). How many of
-// those a stream holds.
+// import does not model spec.hardwareProfiles or spec.kueueOperator yet:
+// HardwareProfiles and the Kueue CR come back whole through spec.passthrough
+// (and still rebuild byte for byte). How many of those a stream holds. Team
+// members (their RoleBindings) and display names (the Namespaces'
+// openshift.io/display-name) are modelled.
 std::size_t platform_objects(const std::vector<Node>& docs) {
-    std::set<std::string> teams;  // the site builds a team's name as its namespaces' display name
-    for (const auto& d : docs)
-        if (auto t = text_at(d, {"metadata", "labels", "queueforge.io/team"}); !t.empty()) teams.insert(t);
     std::size_t n = 0;
     for (const auto& d : docs) {
         const std::string k = text_at(d, {"kind"});
-        if (k == "HardwareProfile" || k == "Kueue" || k == "RoleBinding") ++n;
-        const std::string display = text_at(d, {"metadata", "annotations", "openshift.io/display-name"});
-        if (k == "Namespace" && !display.empty() && !teams.count(display)) ++n;
+        if (k == "HardwareProfile" || k == "Kueue") ++n;
     }
     return n;
 }
@@ -270,6 +265,30 @@ TEST_CASE("import: every example's build imports to a site that builds the same 
         CHECK(r.diags.count(Severity::Warning) == platform);
         for (const auto& d : r.diags.all())
             if (d.severity == Severity::Warning) CHECK(d.rule == "import.passthrough");
+        if (c.example == "rhoai-3") {
+            // Members and display names come back as the teams' own sections.
+            const Node* teams = r.result->site.find("spec")->find("teams");
+            REQUIRE(teams);
+            const Node* llm = nullptr;
+            for (const auto& t : teams->items())
+                if (text_at(t, {"name"}) == "llm") llm = &t;
+            REQUIRE(llm);
+            CHECK(text_at(*llm, {"displayName"}) == "Large language models");
+            CHECK(text_at(*llm, {"members", "projectRole"}) == "edit");
+            const Node* groups = at_path(*llm, {"members", "groups"});
+            REQUIRE(groups);
+            REQUIRE(groups->items().size() == 1);
+            CHECK(groups->items()[0].text() == "llm-researchers");
+            const Node* accounts = at_path(*llm, {"members", "serviceAccounts"});
+            REQUIRE(accounts);
+            REQUIRE(accounts->items().size() == 1);
+            CHECK(accounts->items()[0].text() == "pipeline-runner");
+            for (const auto& t : teams->items()) {
+                INFO(text_at(t, {"name"}));
+                CHECK_FALSE(text_at(t, {"displayName"}).empty());
+                CHECK(at_path(t, {"members"}));
+            }
+        }
         if (c.example == "rhoai-3") CHECK(platform > 0);  // the example shows the platform sections
         CHECK(r.result->stats.passthrough == platform);
         CHECK(r.result->stats.patched == 0);

@@ -1,9 +1,12 @@
 // The DataScienceCluster (component states that differ from the target's
-// template, the Kueue settings) and the team Namespaces.
+// template, the Kueue settings), the team Namespaces and their display
+// names, and the teams' members (their RoleBindings).
 #include "integrations/import/model_parts.hpp"
 #include "integrations/import/tree.hpp"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
 namespace queueforge::importer {
 
@@ -79,11 +82,134 @@ void add_namespaces(Assembly& a) {
     }
 }
 
+// A team's Namespaces all carrying one display name other than the team's
+// name: the team's displayName (compiler/lower/namespaces.cpp writes it, or
+// the team's name, as openshift.io/display-name).
+void add_display_names(Assembly& a) {
+    if (!a.manage_namespaces) return;
+    std::map<std::string, std::size_t> objects;
+    for (std::size_t i : a.namespaces) objects.emplace(a.item(i).name, i);
+    for (auto& team : a.teams.items()) {
+        const std::string name = text_at(team, {"name"});
+        const Node* list = team.find("namespaces");
+        if (!list || !list->is_seq() || list->items().empty()) continue;
+        std::string display;
+        bool same = true;
+        for (const auto& ns : list->items()) {
+            auto it = objects.find(ns.text());
+            const std::string d =
+                it == objects.end() ? std::string() : text_at(a.item(it->second).doc, {"metadata", "annotations", "openshift.io/display-name"});
+            if (d.empty() || (!display.empty() && d != display)) same = false;
+            display = d;
+        }
+        if (!same || display == name) continue;
+        Node value = Node::string(display, team.mark());
+        auto& entries = team.entries();
+        entries.insert(entries.begin() + 1, Node::Entry{"displayName", team.mark(), std::move(value)});
+    }
+}
+
+// The members of a team: the RoleBindings compiler/lower/tenant_rbac.cpp
+// writes in each of its namespaces, <team>-kueue-batch-user-role to Kueue's
+// kueue-batch-user-role and, with a projectRole, <team>-<role> to that
+// ClusterRole, all with the same subjects.
+constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
+constexpr std::string_view kBatchUserRole = "kueue-batch-user-role";
+
+struct Binding {
+    std::size_t item;
+    std::string role;  // the ClusterRole it binds
+    Node members;      // groups, users, serviceAccounts as a site writes them
+};
+
+std::optional<Binding> binding_of(const Assembly& a, std::size_t i) {
+    const Item& it = a.item(i);
+    if (it.kind_name != "RoleBinding" || it.api_version != std::string(kRbacGroup) + "/v1") return std::nullopt;
+    const Node* ref = at(it.doc, {"roleRef"});
+    if (!ref || text_at(*ref, {"apiGroup"}) != kRbacGroup || text_at(*ref, {"kind"}) != "ClusterRole") return std::nullopt;
+    Binding b{i, text_at(*ref, {"name"}), Node::mapping()};
+    Node groups = Node::sequence(), users = Node::sequence(), accounts = Node::sequence();
+    const Node* subjects = at(it.doc, {"subjects"});
+    if (!subjects || !subjects->is_seq() || subjects->items().empty()) return std::nullopt;
+    for (const auto& s : subjects->items()) {
+        const std::string kind = text_at(s, {"kind"}), name = text_at(s, {"name"});
+        if (name.empty()) return std::nullopt;
+        if (kind == "Group" || kind == "User") {
+            if (text_at(s, {"apiGroup"}) != kRbacGroup) return std::nullopt;
+            (kind == "Group" ? groups : users).push(Node::string(name));
+        } else if (kind == "ServiceAccount") {
+            const std::string ns = text_at(s, {"namespace"});
+            accounts.push(Node::string(ns.empty() || ns == it.ns ? name : ns + "/" + name));
+        } else {
+            return std::nullopt;
+        }
+    }
+    if (groups.size()) b.members.set("groups", std::move(groups));
+    if (users.size()) b.members.set("users", std::move(users));
+    if (accounts.size()) b.members.set("serviceAccounts", std::move(accounts));
+    return b;
+}
+
+void add_members(Assembly& a) {
+    // RoleBindings by namespace and name.
+    std::map<std::pair<std::string, std::string>, std::size_t> bindings;
+    for (std::size_t i = 0; i < a.in.items.size(); ++i)
+        if (a.in.excluded[i].empty() && a.item(i).kind_name == "RoleBinding") bindings.emplace(std::pair{a.item(i).ns, a.item(i).name}, i);
+    if (bindings.empty()) return;
+    for (auto& team : a.teams.items()) {
+        const std::string name = text_at(team, {"name"});
+        const Node* list = team.find("namespaces");
+        if (!list || !list->is_seq() || list->items().empty()) continue;
+        std::vector<Binding> user;
+        for (const auto& ns : list->items()) {
+            auto it = bindings.find({ns.text(), name + "-" + std::string(kBatchUserRole)});
+            if (it == bindings.end()) break;
+            auto b = binding_of(a, it->second);
+            if (!b || b->role != kBatchUserRole || (!user.empty() && !b->members.same_as(user.front().members))) break;
+            user.push_back(std::move(*b));
+        }
+        if (user.size() != list->items().size()) continue;
+        // A project role: <team>-<role> to ClusterRole <role> with the same
+        // subjects in every namespace.
+        std::map<std::string, std::vector<std::size_t>> roles;
+        for (const auto& ns : list->items())
+            for (auto it = bindings.lower_bound({ns.text(), name + "-"});
+                 it != bindings.end() && it->first.first == ns.text() && it->first.second.starts_with(name + "-"); ++it) {
+                auto b = binding_of(a, it->second);
+                if (!b || b->role == kBatchUserRole || b->role == "kueue-batch-admin-role" ||
+                    it->first.second != name + "-" + b->role || !b->members.same_as(user.front().members))
+                    continue;
+                roles[b->role].push_back(it->second);
+            }
+        std::string project_role;
+        std::vector<std::size_t> role_items;
+        for (auto& [role, items] : roles)
+            if (items.size() == list->items().size()) {
+                project_role = role;
+                role_items = items;
+                break;  // one project role per team; others stay passthrough
+            }
+        Node members = user.front().members;
+        if (!project_role.empty()) members.set("projectRole", Node::string(project_role));
+        std::vector<std::size_t> owners;
+        for (const auto& b : user) owners.push_back(b.item);
+        owners.insert(owners.end(), role_items.begin(), role_items.end());
+        stamp(members, a.model.element(owners));
+        // After fairSharingWeight, before quota: the order the site's reference shows.
+        auto& entries = team.entries();
+        auto quota = std::find_if(entries.begin(), entries.end(), [](const Node::Entry& e) { return e.key == "quota"; });
+        entries.insert(quota, Node::Entry{"members", members.mark(), std::move(members)});
+        for (std::size_t i : owners) a.produce(i, "RoleBinding", a.item(i).ns, a.item(i).name);
+    }
+}
+
 }  // namespace
 
 void add_platform(Assembly& a) {
     add_dsc(a);
     add_namespaces(a);
+    add_display_names(a);
+    add_members(a);
 }
 
 }  // namespace queueforge::importer
