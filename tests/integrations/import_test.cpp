@@ -223,17 +223,15 @@ std::vector<Node> docs_of_text(const std::string& text) {
     return out;
 }
 
-// import does not model spec.hardwareProfiles or spec.kueueOperator yet:
-// HardwareProfiles and the Kueue CR come back whole through spec.passthrough
-// (and still rebuild byte for byte). How many of those a stream holds. Team
-// members (their RoleBindings) and display names (the Namespaces'
-// openshift.io/display-name) are modelled.
+// import does not model spec.hardwareProfiles yet: HardwareProfiles come
+// back whole through spec.passthrough (and still rebuild byte for byte). How
+// many of those a stream holds. Team members (their RoleBindings), display
+// names (the Namespaces' openshift.io/display-name) and the Kueue CR
+// (spec.kueueOperator) are modelled.
 std::size_t platform_objects(const std::vector<Node>& docs) {
     std::size_t n = 0;
-    for (const auto& d : docs) {
-        const std::string k = text_at(d, {"kind"});
-        if (k == "HardwareProfile" || k == "Kueue") ++n;
-    }
+    for (const auto& d : docs)
+        if (text_at(d, {"kind"}) == "HardwareProfile") ++n;
     return n;
 }
 
@@ -288,6 +286,14 @@ TEST_CASE("import: every example's build imports to a site that builds the same 
                 CHECK_FALSE(text_at(t, {"displayName"}).empty());
                 CHECK(at_path(t, {"members"}));
             }
+            // The Kueue CR as spec.kueueOperator: its frameworks written out
+            // (the job files and profiles that added some are not in a
+            // build's output), FairSharing left to llm's weight.
+            const Node* k = r.result->site.find("spec")->find("kueueOperator");
+            REQUIRE(k);
+            CHECK(emit_yaml(*at_path(*k, {"frameworks"})) == "- Deployment\n- PyTorchJob\n- RayCluster\n- StatefulSet\n");
+            CHECK(text_at(*k, {"gangScheduling", "policy"}) == "ByWorkload");
+            CHECK_FALSE(at_path(*k, {"preemptionPolicy"}));
         }
         if (c.example == "rhoai-3") CHECK(platform > 0);  // the example shows the platform sections
         CHECK(r.result->stats.passthrough == platform);
@@ -326,12 +332,53 @@ TEST_CASE("import: RoleBindings that do not agree across a team's namespaces sta
         else CHECK(at_path(t, {"members"}));
         if (name == "search") CHECK(text_at(t, {"members", "projectRole"}).empty());
     }
-    // llm's four bindings kept whole, besides the HardwareProfiles and the Kueue CR.
-    CHECK(r.result->stats.passthrough == 12 + 4);
+    // llm's four bindings kept whole, besides the 11 HardwareProfiles.
+    CHECK(r.result->stats.passthrough == 11 + 4);
     // The same objects (passthrough objects are emitted in their own order
     // within the wave, so the bytes are not compared).
     auto rebuilt = build(r.text);
     CHECK(semantic_differences(docs_of(objects), rebuilt).empty());
+}
+
+TEST_CASE("import: the Kueue CR's settings come back as spec.kueueOperator", "[import]") {
+    const std::string site = R"(apiVersion: queueforge.io/v1alpha1
+kind: Site
+metadata:
+  name: lab
+spec:
+  target: rhoai-3.5
+  pools:
+    - name: a100
+      nodes: 2
+      allocatable: {cpu: 96, memory: 1000Gi, nvidia.com/gpu: 8}
+  teams:
+    - name: team-a
+      namespaces: [team-a]
+      quota: [{pool: a100, nominal: {cpu: 8, memory: 64Gi, nvidia.com/gpu: 4}}]
+  kueueOperator:
+    frameworks: [RayJob, BatchJob]
+    labelPolicy: None
+    gangScheduling: {policy: ByWorkload, admission: Sequential}
+    preemptionPolicy: Classical
+    admissionFairSharing: {usageHalfLifeTimeSeconds: 1800, resourceWeights: {nvidia.com/gpu: "2.5"}}
+)";
+    auto objects = build(site);
+    std::string stream = render_stream(objects, "");
+    auto r = import_text(stream);
+    INFO(render_text(r.diags, {}));
+    REQUIRE(r.result);
+    INFO(r.text);
+    CHECK(r.result->stats.passthrough == 0);
+    CHECK(r.result->stats.patched == 0);
+    const Node* k = r.result->site.find("spec")->find("kueueOperator");
+    REQUIRE(k);
+    CHECK(text_at(*k, {"labelPolicy"}) == "None");
+    CHECK(text_at(*k, {"gangScheduling", "admission"}) == "Sequential");
+    CHECK(text_at(*k, {"preemptionPolicy"}) == "Classical");
+    CHECK(text_at(*k, {"admissionFairSharing", "usageHalfLifeTimeSeconds"}) == "1800");
+    CHECK(text_at(*k, {"admissionFairSharing", "resourceWeights", "nvidia.com/gpu"}) == "2.5");
+    auto rebuilt = build(r.text);
+    CHECK(render_stream(rebuilt, "") == stream);
 }
 
 TEST_CASE("import: the golden outputs for other targets round-trip too", "[import]") {

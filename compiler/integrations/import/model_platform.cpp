@@ -203,6 +203,65 @@ void add_members(Assembly& a) {
     }
 }
 
+// The Red Hat build of Kueue operator's CR (kueue.openshift.io/v1, cluster)
+// as spec.kueueOperator, the fields compiler/lower/kueue_operator.cpp
+// writes: every framework listed (the build adds what the site's job files
+// and HardwareProfiles need, which an import does not see, and sorts them),
+// labelPolicy, gangScheduling, preemptionPolicy (left to the teams'
+// fair-sharing weights when it is FairSharing and one sets a weight) and
+// admissionFairSharing. What the site cannot say (another managementState,
+// other config fields) is left to the comparison: patches, or the CR whole.
+void add_kueue_operator(Assembly& a) {
+    std::optional<std::size_t> cr;
+    for (std::size_t i = 0; i < a.in.items.size(); ++i) {
+        const Item& it = a.item(i);
+        if (a.in.excluded[i].empty() && it.kind_name == "Kueue" && it.api_version == "kueue.openshift.io/v1" &&
+            it.name == "cluster")
+            cr = i;
+    }
+    if (!cr) return;
+    const Node* config = at(a.item(*cr).doc, {"spec", "config"});
+    if (!config || !config->is_map()) return;
+    Node k = Node::mapping();
+    const Node* frameworks = at(*config, {"integrations", "frameworks"});
+    if (!frameworks || !frameworks->is_seq() || frameworks->items().empty()) return;
+    Node list = Node::sequence();
+    for (const auto& f : frameworks->items())
+        if (f.is_scalar()) list.push(Node::string(f.text()));
+    k.set("frameworks", std::move(list));
+    if (std::string lp = text_at(*config, {"workloadManagement", "labelPolicy"}); !lp.empty() && lp != "QueueName")
+        k.set("labelPolicy", Node::string(lp));
+    if (std::string policy = text_at(*config, {"gangScheduling", "policy"}); !policy.empty()) {
+        Node g = Node::mapping();
+        g.set("policy", Node::string(policy));
+        if (std::string adm = text_at(*config, {"gangScheduling", "byWorkload", "admission"}); !adm.empty() && adm != "Parallel")
+            g.set("admission", Node::string(adm));
+        k.set("gangScheduling", std::move(g));
+    }
+    if (std::string policy = text_at(*config, {"preemption", "preemptionPolicy"}); !policy.empty()) {
+        bool weights = a.team_defaults.find("fairSharingWeight") != nullptr;
+        for (const auto& t : a.teams.items()) weights = weights || t.find("fairSharingWeight");
+        for (const auto& c : a.cohort_list.items()) weights = weights || (c.is_map() && c.find("fairSharingWeight"));
+        if (policy != "FairSharing" || !weights) k.set("preemptionPolicy", Node::string(policy));
+    }
+    if (const Node* afs = at(*config, {"admissionFairSharing"}); afs && afs->is_map()) {
+        Node s = Node::mapping();
+        if (const Node* custom = at(*afs, {"custom"}); custom && custom->is_map()) {
+            for (const char* key : {"usageHalfLifeTimeSeconds", "usageSamplingIntervalSeconds"})
+                if (const Node* v = custom->find(key); v && v->is_scalar()) s.set(key, *v);
+            if (const Node* ws = custom->find("resourceWeights"); ws && ws->is_seq()) {
+                Node m = Node::mapping();
+                for (const auto& w : ws->items()) m.set(text_at(w, {"name"}), Node::string(text_at(w, {"weight"})));
+                s.set("resourceWeights", std::move(m));
+            }
+        }
+        k.set("admissionFairSharing", std::move(s));
+    }
+    stamp(k, a.model.element({*cr}));
+    a.kueue_operator = std::move(k);
+    a.produce(*cr, "Kueue", "", "cluster");
+}
+
 }  // namespace
 
 void add_platform(Assembly& a) {
@@ -210,6 +269,7 @@ void add_platform(Assembly& a) {
     add_namespaces(a);
     add_display_names(a);
     add_members(a);
+    add_kueue_operator(a);
 }
 
 }  // namespace queueforge::importer
