@@ -309,6 +309,7 @@ TEST_CASE("kueue-manager-config: odd strings never crash and every finding is in
         }
         return body;
     };
+    int checked = 0, rejected = 0;
     for (int round = 0; round < 400; ++round) {
         std::string text = valid;
         const int edits = 1 + static_cast<int>(rng() % 6);
@@ -327,6 +328,8 @@ TEST_CASE("kueue-manager-config: odd strings never crash and every finding is in
         load_resources_from_text("in.yaml", yaml, in, d);
         if (d.has_errors()) continue;  // the outer file itself does not load (a quote or escape broke it)
         validate_all(in, {}, d);
+        ++checked;
+        rejected += qf_test::has_rule(d, "kueue-config.embedded") || d.has_errors();
         int lines = 0;
         for (char ch : yaml) lines += ch == '\n';
         for (const auto& x : d.all()) {
@@ -336,4 +339,7 @@ TEST_CASE("kueue-manager-config: odd strings never crash and every finding is in
             CHECK(x.mark.line <= lines + 1);
         }
     }
+    // Most mutants reach the embedded Configuration, and many are refused.
+    CHECK(checked > 300);
+    CHECK(rejected > 50);
 }
