@@ -223,10 +223,11 @@ std::vector<Node> docs_of_text(const std::string& text) {
     return out;
 }
 
-// import does not model spec.hardwareProfiles yet: HardwareProfiles come
-// back whole through spec.passthrough (and still rebuild byte for byte). How
-// many of those a stream holds. Team members (their RoleBindings), display
-// names (the Namespaces' openshift.io/display-name) and the Kueue CR
+// import models HardwareProfiles only when none counts an accelerator (whose
+// pool a build's output does not name): the examples' profiles come back
+// whole through spec.passthrough (and still rebuild byte for byte). How many
+// of those a stream holds. Team members (their RoleBindings), display names
+// (the Namespaces' openshift.io/display-name) and the Kueue CR
 // (spec.kueueOperator) are modelled.
 std::size_t platform_objects(const std::vector<Node>& docs) {
     std::size_t n = 0;
@@ -379,6 +380,70 @@ spec:
     CHECK(text_at(*k, {"admissionFairSharing", "resourceWeights", "nvidia.com/gpu"}) == "2.5");
     auto rebuilt = build(r.text);
     CHECK(render_stream(rebuilt, "") == stream);
+}
+
+TEST_CASE("import: HardwareProfiles without accelerators come back as spec.hardwareProfiles", "[import]") {
+    const std::string site = R"(apiVersion: queueforge.io/v1alpha1
+kind: Site
+metadata:
+  name: lab
+spec:
+  target: rhoai-3.5
+  pools:
+    - name: a100
+      nodes: 2
+      allocatable: {cpu: 96, memory: 1000Gi, nvidia.com/gpu: 8}
+  priorityClasses:
+    - {name: standard, value: 100}
+  teams:
+    - name: team-a
+      namespaces: [team-a-train, team-a-eval]
+      quota: [{pool: a100, nominal: {cpu: 8, memory: 64Gi, nvidia.com/gpu: 4}}]
+  hardwareProfiles:
+    namespace: opendatahub
+    priorityClass: standard
+    profiles:
+      - name: notebook
+        team: team-a
+        description: CPU only
+        cpu: {min: 1, default: 2, max: 8}
+        memory: {min: 2Gi, max: 32Gi}
+      - name: tiny
+        team: team-a
+        displayName: Tiny
+        cpu: {max: 1}
+)";
+    auto objects = build(site);
+    std::string stream = render_stream(objects, "");
+    auto r = import_text(stream);
+    INFO(render_text(r.diags, {}));
+    REQUIRE(r.result);
+    INFO(r.text);
+    CHECK(r.result->stats.passthrough == 0);
+    CHECK(r.result->stats.patched == 0);
+    const Node* hp = r.result->site.find("spec")->find("hardwareProfiles");
+    REQUIRE(hp);
+    CHECK(text_at(*hp, {"namespace"}) == "opendatahub");
+    const Node* profiles = hp->find("profiles");
+    REQUIRE(profiles);
+    REQUIRE(profiles->items().size() == 2);
+    CHECK(text_at(profiles->items()[0], {"team"}) == "team-a");
+    CHECK(text_at(profiles->items()[0], {"memory", "default"}) == "2Gi");
+    CHECK(text_at(profiles->items()[1], {"displayName"}) == "Tiny");
+    auto rebuilt = build(r.text);
+    CHECK(render_stream(rebuilt, "") == stream);
+
+    // With a profile that counts the pool's accelerator, whose pool the output
+    // does not name, every profile is kept whole (all or none keeps the
+    // stream's order).
+    std::string with_gpu = site + "      - {name: gpu, team: team-a, pool: a100, accelerator: {max: 4}}\n";
+    auto gpu_objects = build(with_gpu);
+    std::string gpu_stream = render_stream(gpu_objects, "");
+    auto g = import_text(gpu_stream);
+    REQUIRE(g.result);
+    CHECK(g.result->stats.passthrough == 3);
+    CHECK_FALSE(g.result->site.find("spec")->find("hardwareProfiles"));
+    CHECK(render_stream(build(g.text), "") == gpu_stream);
 }
 
 TEST_CASE("import: the golden outputs for other targets round-trip too", "[import]") {

@@ -4,9 +4,12 @@
 #include "integrations/import/model_parts.hpp"
 #include "integrations/import/tree.hpp"
 
+#include <queueforge/frontend/kueue_operator.hpp>
+
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace queueforge::importer {
 
@@ -203,6 +206,103 @@ void add_members(Assembly& a) {
     }
 }
 
+// HardwareProfiles of type Queue as spec.hardwareProfiles.profiles, the way
+// compiler/lower/hardware_profiles.cpp writes a profile written out: one
+// team's (its queueforge.io/team label), cpu and memory identifiers, the
+// LocalQueue and priority class named. A profile with an accelerator
+// identifier stays whole: the site names the pool whose accelerator it
+// counts, and a build's output does not say which pool that was (nor the
+// pools' node allocatable). All or none: a site emits its profiles before
+// passthrough objects of the same wave, so modelling some would reorder the
+// stream.
+void add_hardware_profiles(Assembly& a) {
+    const std::string api = platform::hardware_profile_api_version(a.in.target.target);
+    if (api.empty()) return;
+    const Node teams_before = a.teams;
+    std::vector<std::size_t> modelled;
+    std::size_t all = 0;
+    std::map<std::string, Node*> teams;
+    for (auto& t : a.teams.items()) teams.emplace(text_at(t, {"name"}), &t);
+    // The profile lists the namespaces it is meant for in the team's order,
+    // which the queues' selectors (sorted) do not keep: the team takes the
+    // profile's order.
+    auto same_namespaces = [](Node& team, const std::string& list) {
+        std::vector<std::string> want;
+        for (std::size_t b = 0; b <= list.size();) {
+            std::size_t e = list.find(',', b);
+            if (e == std::string::npos) e = list.size();
+            want.push_back(list.substr(b, e - b));
+            b = e + 1;
+        }
+        Node* have = team.find("namespaces");
+        if (!have || !have->is_seq() || have->items().size() != want.size()) return false;
+        std::vector<Node> ordered;
+        for (const auto& w : want) {
+            auto it = std::find_if(have->items().begin(), have->items().end(), [&](const Node& n) { return n.text() == w; });
+            if (it == have->items().end()) return false;
+            ordered.push_back(*it);
+        }
+        have->items() = std::move(ordered);
+        return true;
+    };
+    std::string ns;
+    Node profiles = Node::sequence();
+    for (std::size_t i = 0; i < a.in.items.size(); ++i) {
+        const Item& it = a.item(i);
+        if (!a.in.excluded[i].empty() || it.kind_name != "HardwareProfile") continue;
+        ++all;
+        if (it.api_version != api) continue;
+        const Node& doc = it.doc;
+        const std::string team = text_at(doc, {"metadata", "labels", "queueforge.io/team"});
+        const std::string queue = text_at(doc, {"spec", "scheduling", "kueue", "localQueueName"});
+        if (text_at(doc, {"spec", "scheduling", "type"}) != "Queue" || queue.empty() || !teams.count(team)) continue;
+        if (!ns.empty() && it.ns != ns) continue;
+        if (!same_namespaces(*teams.at(team), text_at(doc, {"metadata", "annotations", "queueforge.io/namespaces"}))) continue;
+        Node p = Node::mapping();
+        p.set("name", Node::string(it.name));
+        p.set("team", Node::string(team));
+        const std::string display = text_at(doc, {"metadata", "annotations", "opendatahub.io/display-name"});
+        if (!display.empty() && display != it.name) p.set("displayName", Node::string(display));
+        if (std::string d = text_at(doc, {"metadata", "annotations", "opendatahub.io/description"}); !d.empty())
+            p.set("description", Node::string(d));
+        p.set("localQueue", Node::string(queue));
+        if (std::string pc = text_at(doc, {"spec", "scheduling", "kueue", "priorityClass"}); !pc.empty())
+            p.set("priorityClass", Node::string(pc));
+        // cpu, then memory, each at most once.
+        bool ok = true;
+        std::size_t next = 0;
+        const Node* ids = at(doc, {"spec", "identifiers"});
+        for (const auto& id : ids && ids->is_seq() ? ids->items() : std::vector<Node>{}) {
+            static const char* const kOrder[][3] = {{"cpu", "CPU", "CPU"}, {"memory", "Memory", "Memory"}};
+            const std::string identifier = text_at(id, {"identifier"});
+            while (next < 2 && identifier != kOrder[next][0]) ++next;
+            if (next == 2 || text_at(id, {"displayName"}) != kOrder[next][1] || text_at(id, {"resourceType"}) != kOrder[next][2]) {
+                ok = false;
+                break;
+            }
+            Node range = Node::mapping();
+            for (const auto& [from, to] : {std::pair{"minCount", "min"}, std::pair{"defaultCount", "default"}, std::pair{"maxCount", "max"}})
+                if (const Node* v = id.find(from); v && v->is_scalar() && !v->is_null()) range.set(to, *v);
+            p.set(identifier, std::move(range));
+            ++next;
+        }
+        if (!ok) continue;
+        stamp(p, a.model.element({i}));
+        profiles.push(std::move(p));
+        ns = it.ns;
+        modelled.push_back(i);
+    }
+    if (profiles.items().empty() || modelled.size() != all) {
+        a.teams = teams_before;  // the namespaces' order as it was
+        return;
+    }
+    for (std::size_t i : modelled) a.produce(i, "HardwareProfile", a.item(i).ns, a.item(i).name);
+    Node hp = Node::mapping();
+    if (ns != platform::kDashboardNamespace) hp.set("namespace", Node::string(ns));
+    hp.set("profiles", std::move(profiles));
+    a.hardware_profiles = std::move(hp);
+}
+
 // The Red Hat build of Kueue operator's CR (kueue.openshift.io/v1, cluster)
 // as spec.kueueOperator, the fields compiler/lower/kueue_operator.cpp
 // writes: every framework listed (the build adds what the site's job files
@@ -269,6 +369,7 @@ void add_platform(Assembly& a) {
     add_namespaces(a);
     add_display_names(a);
     add_members(a);
+    add_hardware_profiles(a);
     add_kueue_operator(a);
 }
 
