@@ -52,7 +52,10 @@ constexpr const char* kCluster = "tests/fixtures/tenant/cluster.yaml";
 TEST_CASE("queues: a site's LocalQueue with the capacity engine's figures", "[tenant]") {
     auto r = view_of("examples/rhoai-3", "llm-train");
     CHECK(r.target == "rhoai-3.5");
-    REQUIRE(r.queues.size() == 1);
+    // The LocalQueue, then the 11 HardwareProfiles of the dashboard's
+    // namespace: every team's LocalQueue is named team-queue, so each profile
+    // is offered here too.
+    REQUIRE(r.queues.size() == 12);
     const auto& q = r.queues[0];
     CHECK(q.kind == "LocalQueue");
     CHECK(q.name == "team-queue");
@@ -243,11 +246,11 @@ TEST_CASE("queues: the CLI, exit codes and bad input", "[tenant][cli]") {
 TEST_CASE("queues: a profile's largest pod is capped by its identifiers' maxCount", "[tenant]") {
     // llm-notebook allows at most 16 cpu and 64Gi memory; the cpu pool's node
     // and the team's quota would allow a larger pod through the LocalQueue.
-    auto r = view_of("examples/rhoai-3-platform", "llm-train");
+    auto r = view_of("examples/rhoai-3", "llm-train");
     const auto& notebook = queue(r, "HardwareProfile", "llm-notebook");
     REQUIRE(notebook.usable);
     CHECK(fit(notebook, "cpu", "cpu").largest_pod == "16");
     CHECK(fit(notebook, "cpu", "memory").largest_pod == "64Gi");
     const auto& lq = queue(r, "LocalQueue", "team-queue");
-    CHECK(fit(lq, "cpu", "cpu").largest_pod == "64");  // the node, within the team's 320
+    CHECK(fit(lq, "cpu", "cpu").largest_pod == "64");  // the node, which the team's quota of 64 allows
 }

@@ -29,9 +29,9 @@ const std::vector<GoldenCase> kCases = {
     {"multi-team", "rhoai-2.19", "multi-team@rhoai-2.19.yaml"},
     {"multi-team", "rhoai-3.3", "multi-team@rhoai-3.3.yaml"},
     {"multi-team", "kueue-0.20", "multi-team@kueue-0.20.yaml"},
+    // With HardwareProfiles, tenant RoleBindings and the Kueue operator's CR
+    // (opt-in sections).
     {"rhoai-3", "", "rhoai-3.yaml"},
-    // HardwareProfiles and the Kueue operator's CR (opt-in sections).
-    {"rhoai-3-platform", "", "rhoai-3-platform.yaml"},
     // Sites built on a base (spec.extends).
     {"gitops-repo/clusters/prod", "", "gitops-repo-prod.yaml"},
     {"gitops-repo/clusters/staging", "", "gitops-repo-staging.yaml"},
@@ -67,7 +67,7 @@ TEST_CASE("golden: every example builds to its golden file through the CLI") {
 
 TEST_CASE("determinism: same input, same bytes, whatever the order of map keys") {
     std::mt19937 rng(12345);
-    for (const char* example : {"seed-minimal", "multi-team", "rhoai-3", "rhoai-3-platform"}) {
+    for (const char* example : {"seed-minimal", "multi-team", "rhoai-3"}) {
         INFO(example);
         auto text = qf_test::read_text(source_dir() / "examples" / example / "queueforge-site.yaml");
         Diagnostics d1, d2;

@@ -2,6 +2,7 @@
 #include <queueforge/checks/rules.hpp>
 #include <queueforge/checks/validate.hpp>
 #include <queueforge/compile.hpp>
+#include <queueforge/frontend/kueue_operator.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -70,10 +71,30 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
     ValidationSummary summary;
     std::map<std::string, std::size_t> per_kind;
     const auto missing = opts.ignore_missing_schemas ? ObjectValidator::Missing::Skip : ObjectValidator::Missing::Error;
+    // Kueue's Configuration inside a kueue-manager-config ConfigMap is
+    // checked as the object it is (schema and kueue-config.* rules), at
+    // positions inside the ConfigMap's string; the ConfigMap around it has no
+    // schema of its own unless --crd gives one.
+    std::vector<Resource> embedded;
+    std::map<std::string, const std::string*> text_of;
+    auto embedded_config = [&](const Resource& r) {
+        if (!platform::is_kueue_manager_config_map(r)) return false;
+        const Node* data = r.doc.is_map() ? r.doc.find("data") : nullptr;
+        if (!data || !data->is_map() || !data->find(platform::kKueueManagerConfigKey)) return false;
+        if (text_of.empty())
+            for (const auto& src : input.sources) text_of.emplace(src.path, &src.text);
+        auto it = text_of.find(r.file);
+        if (auto cfg = platform::embedded_kueue_configuration(r, it == text_of.end() ? nullptr : it->second, diags)) {
+            validator.check(*cfg, diags, missing);
+            embedded.push_back(std::move(*cfg));
+        }
+        return true;
+    };
     auto check_one = [&](const Resource& r) {
         ++summary.objects;
         ++per_kind[r.ref.kind];
         summary.checked.push_back({r.file, r.ref});
+        if (embedded_config(r) && !validator.has_schema(r.ref.api_version, r.ref.kind)) return;
         validator.check(r, diags, missing);
     };
     summary.checked.reserve(checked.size() + generated.size() + samples.size());
@@ -85,10 +106,14 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
     rules::CrossOptions xo;
     xo.target = opts.target;
     xo.samples = &samples;
-    if (checked.size() == input.resources.size()) {
+    if (checked.size() == input.resources.size() && embedded.empty()) {
         // No site among the inputs: the cross-object checks see the inputs
         // themselves.
         rules::check_cross_objects(input.resources, xo, diags);
+    } else if (checked.size() == input.resources.size()) {
+        std::vector<Resource> all = input.resources;
+        std::move(embedded.begin(), embedded.end(), std::back_inserter(all));
+        rules::check_cross_objects(all, xo, diags);
     } else {
         // The site's objects replace the site document; the generated
         // objects are not needed after this, so they are moved.
@@ -97,6 +122,7 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
         for (const Resource* r : checked) all.push_back(*r);
         std::move(generated.begin(), generated.end(), std::back_inserter(all));
         std::move(pool_nodes.begin(), pool_nodes.end(), std::back_inserter(all));
+        std::move(embedded.begin(), embedded.end(), std::back_inserter(all));
         rules::check_cross_objects(all, xo, diags);
     }
 

@@ -206,6 +206,8 @@ Model build_model(ModelInput in) {
     if (a.priority_classes.size()) spec.set("priorityClasses", std::move(a.priority_classes));
     if (a.team_defaults.size()) spec.set("teamDefaults", std::move(a.team_defaults));
     if (a.teams.size()) spec.set("teams", std::move(a.teams));
+    if (!a.hardware_profiles.is_null()) spec.set("hardwareProfiles", std::move(a.hardware_profiles));
+    if (!a.kueue_operator.is_null()) spec.set("kueueOperator", std::move(a.kueue_operator));
 
     // Patches for modelled objects, in kind order then by namespace and name.
     std::vector<std::size_t> patched;

@@ -4,6 +4,7 @@
 // (kueue.openshift.io/v1, name `cluster`) and the dashboard's
 // HardwareProfile (infrastructure.opendatahub.io). Facts and their sources
 // are in compiler/frontend/platform/kueue_operator.cpp.
+#include <queueforge/frontend/manifests.hpp>
 #include <queueforge/frontend/platform.hpp>
 
 #include <optional>
@@ -51,6 +52,35 @@ std::string hardware_profile_api_version(const Target& t);
 Version first_hardware_profile_release();
 // Every version of the kind any release serves.
 bool is_hardware_profile_api_version(std::string_view api_version);
+
+// Kueue's own manager configuration as deployed: a ConfigMap whose data key
+// controller_manager_config.yaml holds the config.kueue.x-k8s.io
+// Configuration as a YAML string (kubernetes-sigs/kueue
+// config/components/manager: configMapGenerator "manager-config" from the
+// file controller_manager_config.yaml, given the prefix "kueue-" and the
+// namespace kueue-system by config/default/kustomization.yaml; the Helm
+// chart's templates/manager/manager-config.yaml names it
+// <fullname>-manager-config, kueue-manager-config by default, in the release
+// namespace). Any namespace is accepted for that reason.
+inline constexpr std::string_view kKueueManagerConfigMap = "kueue-manager-config";
+inline constexpr std::string_view kKueueManagerConfigKey = "controller_manager_config.yaml";
+
+// A v1 ConfigMap named kueue-manager-config.
+bool is_kueue_manager_config_map(const Resource& r);
+
+// The Configuration a kueue-manager-config ConfigMap carries under
+// data.controller_manager_config.yaml, as an object of the ConfigMap's file
+// (ref: its apiVersion and kind, no name) whose marks are positions in that
+// file: with `source` (the file's text) and a literal block scalar (`|`),
+// each node sits at its own line and column (the block's content line plus
+// the line inside the string, its indentation plus the column); otherwise
+// (a quoted or flow scalar, a folded `>` block, no source) every node sits at
+// the scalar. nullopt when the ConfigMap has no such key, or when the text
+// is not a Configuration Kueue would load (not YAML, not a map, another
+// apiVersion or kind): then an error at its position (the loader's yaml.*
+// rules, kueue-config.embedded), since Kueue does not start with it.
+std::optional<Resource> embedded_kueue_configuration(const Resource& config_map, const std::string* source,
+                                                     Diagnostics& diags);
 
 // The namespace the dashboard reads cluster-wide HardwareProfiles from: the
 // DSCInitialization's applicationsNamespace, redhat-ods-applications on
