@@ -98,17 +98,16 @@ std::optional<Quantity> quantity_quiet(const Node* n) {
     return Quantity::parse(n->text());
 }
 
+void report_bad_quantity(const Reporter& rep, const Node* n, const std::string& path, const std::string& why) {
+    rep.error("V4", n, path,
+              invalid(path, go_quote(n->text()), "invalid quantity: " + why +
+                                                      " (quantities are a number with an optional suffix "
+                                                      "n, u, m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei "
+                                                      "or an exponent e<n>)"));
+}
+
 std::optional<Quantity> quantity(const Reporter& rep, const Node* n, const std::string& path) {
-    if (!is_text(n)) return std::nullopt;
-    std::string why;
-    auto q = Quantity::parse(n->text(), &why);
-    if (!q)
-        rep.error("V4", n, path,
-                  invalid(path, go_quote(n->text()), "invalid quantity: " + why +
-                                                          " (quantities are a number with an optional suffix "
-                                                          "n, u, m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei "
-                                                          "or an exponent e<n>)"));
-    return q;
+    return quantity_at(rep, n, [&] { return path; });
 }
 
 std::int64_t resource_value(std::string_view resource, const Quantity& q) {

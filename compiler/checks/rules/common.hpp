@@ -90,6 +90,18 @@ struct Reporter {
 // would not even decode) and yields nullopt. Absent / null / non-scalar
 // nodes yield nullopt silently: the schema layer reports those.
 std::optional<Quantity> quantity(const Reporter& rep, const Node* n, const std::string& path);
+// The same with the path spelt only when there is something to report (the
+// rules run on every object a site compiles to: spelling each field's path
+// up front was most of their cost).
+void report_bad_quantity(const Reporter& rep, const Node* n, const std::string& path, const std::string& why);
+template <class PathFn>
+std::optional<Quantity> quantity_at(const Reporter& rep, const Node* n, PathFn&& path) {
+    if (!is_text(n)) return std::nullopt;
+    std::string why;
+    auto q = Quantity::parse(n->text(), &why);
+    if (!q) report_bad_quantity(rep, n, path(), why);
+    return q;
+}
 
 // Quiet variant for cross-object sums: nullopt when absent or unparsable.
 std::optional<Quantity> quantity_quiet(const Node* n);

@@ -26,25 +26,26 @@ void check_flavor_quotas(const Reporter& rep, const Node& flavor, const std::vec
     const auto& resources = items(present(&flavor, "resources"));
     for (std::size_t k = 0; k < resources.size(); ++k) {
         const Node& rq = resources[k];
-        const std::string p = index(fpath + ".resources", k);
+        // Spelt only for a finding.
+        auto at = [&](std::string_view field) { return index(fpath + ".resources", k) + std::string(field); };
         const Node* nominal = present(&rq, "nominalQuota");
         const Node* borrowing = present(&rq, "borrowingLimit");
         const Node* lending = present(&rq, "lendingLimit");
         // Quantities decode before any rule runs, past coveredResources too.
-        auto nq = quantity(rep, nominal, p + ".nominalQuota");
-        auto bq = quantity(rep, borrowing, p + ".borrowingLimit");
-        auto lq = quantity(rep, lending, p + ".lendingLimit");
+        auto nq = quantity_at(rep, nominal, [&] { return at(".nominalQuota"); });
+        auto bq = quantity_at(rep, borrowing, [&] { return at(".borrowingLimit"); });
+        auto lq = quantity_at(rep, lending, [&] { return at(".lendingLimit"); });
         if (k >= covered.size()) continue;
 
         const Node* name = present(&rq, "name");
         if (is_text(name) && is_text(&covered[k]) && name->text() != covered[k].text())
-            rep.error("V24", name, p + ".name",
-                      invalid(p + ".name", go_quote(name->text()), "must match the name in coveredResources"));
-        if (nq) check_negative(rep, nominal, *nq, p + ".nominalQuota");
+            rep.error("V24", name, at(".name"),
+                      invalid(at(".name"), go_quote(name->text()), "must match the name in coveredResources"));
+        if (nq && nq->sign() < 0) check_negative(rep, nominal, *nq, at(".nominalQuota"));
         // An unparsable limit is V4 only: the request fails to decode before
         // any rule sees it.
         if (borrowing && bq) {
-            const std::string bp = p + ".borrowingLimit";
+            const std::string bp = at(".borrowingLimit");
             if (!cfg.has_parent) {
                 // A ClusterQueue hits the CRD's CEL rule first (the API server
                 // validates before calling the webhook), so that is what the
@@ -57,7 +58,7 @@ void check_flavor_quotas(const Reporter& rep, const Node& flavor, const std::vec
             check_negative(rep, borrowing, *bq, bp);
         }
         if (lending && lq) {
-            const std::string lp = p + ".lendingLimit";
+            const std::string lp = at(".lendingLimit");
             check_negative(rep, lending, *lq, lp);
             if (!cfg.has_parent)
                 rep.error(cfg.is_cohort ? "V42" : "V30", lending, lp,
@@ -103,11 +104,12 @@ void check_resource_groups(const Reporter& rep, const Node* spec, const QuotaCon
 
         for (std::size_t j = 0; j < covered.size(); ++j) {
             if (!is_text(&covered[j])) continue;
-            const std::string name = covered[j].text();
-            const std::string p = index(rp + ".coveredResources", j);
+            const std::string& name = covered[j].text();
+            auto p = [&] { return index(rp + ".coveredResources", j); };
             // V21: resource names are label keys (content.IsLabelKey).
-            if (auto why = check_qualified_name(name); !why.empty()) rep.error("V21", &covered[j], p, invalid(p, go_quote(name), why));
-            if (!seen_resources.insert(name).second) rep.error("V25", &covered[j], p, duplicate(p, go_quote(name)));
+            if (auto why = check_qualified_name(name); !why.empty())
+                rep.error("V21", &covered[j], p(), invalid(p(), go_quote(name), why));
+            if (!seen_resources.insert(name).second) rep.error("V25", &covered[j], p(), duplicate(p(), go_quote(name)));
         }
 
         // V23 (CEL on each resource group): one finding per group, at the
