@@ -131,6 +131,22 @@ TEST_CASE("bad input: references to unknown pools, cohorts and priority classes"
                  {18, 46, "site.unknown-priority-class", "unknown priority class"});
 }
 
+TEST_CASE("bad input: quotas and priority classes past the CRD's limits (V20, V55)") {
+    expect_error(kHead + kPools + "  teams:\n    - name: a\n      namespaces: [a]\n      quota: []\n",
+                 {12, 7, "V20", "team \"a\": quota must name at least one pool"});
+    expect_error(kHead + kPools + team("        - pool: gpu\n          nominal: {}\n"),
+                 {15, 11, "V20", "team \"a\" quota for pool \"gpu\": nominal must list at least one resource"});
+    std::string head = kHead;
+    head.replace(head.find("rhoai-2.19"), 10, "kueue-0.20");
+    expect_error(head + "  priorityClasses:\n    - {name: p, value: 1, description: " + std::string(2049, 'x') + "}\n",
+                 {8, 40, "V55", "priority class \"p\": description may be at most 2048 characters"});
+    // At the limit: accepted.
+    Diagnostics d;
+    qf_test::build_text(head + "  priorityClasses:\n    - {name: p, value: 1, description: " + std::string(2048, 'x') + "}\n", d);
+    INFO(qf_test::messages(d));
+    CHECK_FALSE(d.has_errors());
+}
+
 TEST_CASE("bad input: cycles in the cohort hierarchy") {
     expect_error(kHead + "  cohorts:\n    - {name: a, parent: b}\n    - {name: b, parent: c}\n    - {name: c, parent: a}\n",
                  {8, 25, "V45", "Cohort/a: Cohort hierarchy has a cycle (a -> b -> c -> a)"});
