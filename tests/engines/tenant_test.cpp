@@ -52,13 +52,13 @@ constexpr const char* kCluster = "tests/fixtures/tenant/cluster.yaml";
 TEST_CASE("queues: a site's LocalQueue with the capacity engine's figures", "[tenant]") {
     auto r = view_of("examples/rhoai-3", "llm-train");
     CHECK(r.target == "rhoai-3.5");
-    // The LocalQueue, then the 11 HardwareProfiles of the dashboard's
-    // namespace: every team's LocalQueue is named team-queue, so each profile
-    // is offered here too.
-    REQUIRE(r.queues.size() == 12);
+    // The LocalQueue, then llm's 4 HardwareProfiles: each team names its own
+    // LocalQueue, so the other teams' profiles are not offered here.
+    REQUIRE(r.queues.size() == 5);
+    for (const auto& p : r.queues) CHECK(p.cluster_queue == "llm");
     const auto& q = r.queues[0];
     CHECK(q.kind == "LocalQueue");
-    CHECK(q.name == "team-queue");
+    CHECK(q.name == "llm-queue");
     CHECK(q.cluster_queue == "llm");
     CHECK(q.cohort == "research");
     CHECK(q.usable);
@@ -251,6 +251,6 @@ TEST_CASE("queues: a profile's largest pod is capped by its identifiers' maxCoun
     REQUIRE(notebook.usable);
     CHECK(fit(notebook, "cpu", "cpu").largest_pod == "16");
     CHECK(fit(notebook, "cpu", "memory").largest_pod == "64Gi");
-    const auto& lq = queue(r, "LocalQueue", "team-queue");
+    const auto& lq = queue(r, "LocalQueue", "llm-queue");
     CHECK(fit(lq, "cpu", "cpu").largest_pod == "64");  // the node, which the team's quota of 64 allows
 }

@@ -337,3 +337,80 @@ spec:
     INFO(qf_test::messages(fixed));
     CHECK_FALSE(fixed.has_errors());
 }
+
+TEST_CASE("hardware profiles: hwp.offered-beyond when teams share a LocalQueue name", "[hwp][rules]") {
+    // team-b's own LocalQueue name keeps each generated profile in its team's projects.
+    auto apart = validate_text(site_text("rhoai-3.5", "  hardwareProfiles: {perTeamAndPool: true, priorityClass: high}\n"));
+    INFO(qf_test::messages(apart));
+    CHECK_FALSE(qf_test::has_rule(apart, "hwp.offered-beyond"));
+
+    // Both teams on LocalQueue "default": the dashboard offers each team's
+    // profile in the other team's projects too.
+    std::string shared = site_text("rhoai-3.5", "  hardwareProfiles: {perTeamAndPool: true, priorityClass: high}\n");
+    shared.erase(shared.find("      localQueue: b-queue\n"), std::string("      localQueue: b-queue\n").size());
+    auto d = validate_text(shared);
+    INFO(qf_test::messages(d));
+    auto beyond = with_rule(d, "hwp.offered-beyond");
+    REQUIRE(beyond.size() == 2);  // team-a's a100 profile, team-b's a100 profile
+    for (const auto& f : beyond) CHECK(f.severity == Severity::Warning);
+    std::string a, b;
+    for (const auto& f : beyond) (f.object.name == "team-a-a100" ? a : b) = f.message;
+    CHECK(has(a, "the dashboard also offers the profile in team-b (ClusterQueue team-b), where a LocalQueue is named "
+                 "\"default\" too: workloads there use that project's quota with counts sized for ClusterQueue team-a"));
+    CHECK(has(b, "in team-a (ClusterQueue team-a), team-a-dev (ClusterQueue team-a)"));
+    CHECK_FALSE(d.has_errors());
+}
+
+TEST_CASE("hardware profiles: hwp.offered-beyond on hand-written profiles, not on a project's own", "[hwp][rules]") {
+    const std::string queues = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: team-queue, namespace: team-a}
+spec: {clusterQueue: team-a}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: team-queue, namespace: team-b}
+spec: {clusterQueue: team-b}
+---
+)";
+    auto global = validate_text(queues + R"(apiVersion: infrastructure.opendatahub.io/v1
+kind: HardwareProfile
+metadata:
+  name: team-a-gpu
+  namespace: redhat-ods-applications
+  annotations: {queueforge.io/namespaces: "team-a"}
+spec:
+  scheduling: {type: Queue, kueue: {localQueueName: team-queue}}
+)");
+    INFO(qf_test::messages(global));
+    auto f = with_rule(global, "hwp.offered-beyond");
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].mark.line == 18);  // localQueueName
+    CHECK(f[0].path == "spec.scheduling.kueue.localQueueName");
+    // A project's own profile shows only in that project.
+    auto own = validate_text(queues + R"(apiVersion: infrastructure.opendatahub.io/v1
+kind: HardwareProfile
+metadata: {name: team-a-gpu, namespace: team-a}
+spec:
+  scheduling: {type: Queue, kueue: {localQueueName: team-queue}}
+)");
+    CHECK_FALSE(qf_test::has_rule(own, "hwp.offered-beyond"));
+    // Two namespaces of one team behind one ClusterQueue are one team.
+    auto one_team = validate_text(queues + R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: team-queue, namespace: team-a-dev}
+spec: {clusterQueue: team-a}
+---
+apiVersion: infrastructure.opendatahub.io/v1
+kind: HardwareProfile
+metadata:
+  name: team-a-gpu
+  namespace: redhat-ods-applications
+  annotations: {queueforge.io/namespaces: "team-a"}
+spec:
+  scheduling: {type: Queue, kueue: {localQueueName: team-queue}}
+)");
+    auto g = with_rule(one_team, "hwp.offered-beyond");
+    REQUIRE(g.size() == 1);
+    CHECK(has(g[0].message, "offers the profile in team-b (ClusterQueue team-b), where"));
+}

@@ -227,6 +227,29 @@ void check_hardware_profiles(const CrossContext& ctx, Diagnostics& diags) {
                           ": the dashboard offers the profile in no project (odh-dashboard #8404)");
         if (found == lqs.end()) continue;
 
+        // ---- offered beyond the namespaces it is meant for ----
+        // A cluster-wide profile shows in every project that holds its
+        // LocalQueue (odh-dashboard #8404). Where that LocalQueue feeds
+        // another team's ClusterQueue, the profile's counts were sized for a
+        // quota that is not the one its workloads go to there.
+        if (ann && !meant.empty() && (r.ref.namespace_.empty() || is_dashboard_namespace(r.ref.namespace_))) {
+            std::set<std::string> own;
+            for (const auto& ns : meant)
+                if (auto it = found->second.find(ns); it != found->second.end() && !it->second.empty()) own.insert(it->second);
+            std::vector<std::string> beyond;
+            for (const auto& [ns, cq] : found->second)
+                if (std::find(meant.begin(), meant.end(), ns) == meant.end() && !own.count(cq))
+                    beyond.push_back(ns + " (ClusterQueue " + cq + ")");
+            if (!beyond.empty())
+                rep.warning("hwp.offered-beyond", lq_node, lq_path,
+                            "the dashboard also offers the profile in " + join(beyond, ", ") +
+                                ", where a LocalQueue is named " + go_quote(lq) +
+                                " too: workloads there use that project's quota with counts sized for ClusterQueue " +
+                                join(std::vector<std::string>(own.begin(), own.end()), ", ") +
+                                "; give each team a LocalQueue name of its own (teams[].localQueue) so the profile "
+                                "shows only where it is meant");
+        }
+
         // ---- the ClusterQueues behind it ----
         std::set<std::string> cqs;
         for (const auto& [ns, cq] : found->second)
