@@ -1,0 +1,811 @@
+// TAS placement (Kueue: pkg/cache/scheduler/tas_flavor_snapshot.go and
+// scheduling_simulator_default.go at ff69552e, read for the facts).
+//
+// Phase 1 computes, for every domain, how many pods (and slices) fit, from the
+// free capacity of the leaves up. Phase 2 picks the level and the domains that
+// hold the whole podset (BestFit: the fullest-first order, then the tightest
+// domain that still fits; LeastFreeCapacity for unconstrained podsets under
+// TASProfileMixed), then descends level by level keeping the number of domains
+// minimal, and reports the lowest level (hostname only when it is a level).
+#include "engines/topology/snapshot.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <set>
+
+namespace queueforge::topology {
+
+namespace {
+
+using i32 = std::int32_t;
+using i64 = std::int64_t;
+
+struct State {
+    i32 pod = 0;
+    i32 slice = 0;
+    i32 pod_wl = 0;    // podCountWithLeader
+    i32 slice_wl = 0;  // sliceCountWithLeader
+    i32 leader = 0;
+};
+
+struct Stats {
+    int total_nodes = 0;
+    int node_selector = 0;
+    int affinity = 0;
+    int topology_domain = 0;
+    std::map<std::string, int> taints;
+    std::map<std::string, int> resources;
+    bool any() const {
+        return node_selector > 0 || affinity > 0 || !taints.empty() || topology_domain > 0 || !resources.empty();
+    }
+    std::string format() const {
+        std::vector<std::string> r;
+        if (node_selector > 0) r.push_back("nodeSelector: " + std::to_string(node_selector));
+        if (affinity > 0) r.push_back("affinity: " + std::to_string(affinity));
+        if (topology_domain > 0) r.push_back("topologyDomain: " + std::to_string(topology_domain));
+        for (const auto& [t, n] : taints) r.push_back("taint \"" + t + "\": " + std::to_string(n));
+        for (const auto& [res, n] : resources) r.push_back("resource \"" + res + "\": " + std::to_string(n));
+        std::sort(r.begin(), r.end());
+        std::string out;
+        for (const auto& x : r) {
+            if (!out.empty()) out += ", ";
+            out += x;
+        }
+        return out;
+    }
+};
+
+// A per-pod request resolved against the snapshot's resource table, sorted
+// by resource name (Kueue breaks ties on the limiting resource by name).
+struct Req {
+    std::string name;
+    int idx;  // -1: no node has it
+    i64 value;
+};
+using Reqs = std::vector<Req>;
+
+Reqs resolve(const Snapshot& s, const Amounts& a, bool add_pod) {
+    Amounts m = a;
+    if (add_pod) m["pods"] += 1;
+    Reqs out;
+    for (const auto& [n, v] : m) out.push_back({n, s.resource_index(n), v});
+    return out;
+}
+
+// resources.CountInWithLimitingResource: how many times the request fits,
+// and the resource giving the minimum (ties by name).
+std::pair<i32, std::string> count_in(const Reqs& r, const std::vector<i64>& cap) {
+    bool have = false;
+    i32 best = 0;
+    std::string limiting;
+    for (const auto& q : r) {
+        i32 c;
+        if (q.value == 0) {
+            c = INT32_MAX;
+        } else {
+            i64 capv = q.idx >= 0 ? cap[q.idx] : 0;
+            i64 n = capv / q.value;
+            c = static_cast<i32>(std::max<i64>(0, std::min<i64>(n, INT32_MAX)));
+        }
+        if (!have || c < best) {  // r is sorted by name: the first minimum wins ties
+            have = true;
+            best = c;
+            limiting = q.name;
+        }
+    }
+    return {have ? best : 0, limiting};
+}
+
+bool tolerates(const Toleration& t, const Taint& taint) {
+    if (!t.effect.empty() && t.effect != taint.effect) return false;
+    if (!t.key.empty() && t.key != taint.key) return false;
+    if (t.op == "Exists") return true;
+    if (t.op == "Equal" || t.op.empty()) return t.value == taint.value;
+    return false;
+}
+
+std::string taint_text(const Taint& t) {
+    // corev1.Taint.ToString
+    if (t.effect.empty()) return t.value.empty() ? t.key : t.key + "=" + t.value + ":";
+    return t.value.empty() ? t.key + ":" + t.effect : t.key + "=" + t.value + ":" + t.effect;
+}
+
+bool parse_int(const std::string& s, i64& out) {
+    if (s.empty()) return false;
+    char* end = nullptr;
+    errno = 0;
+    long long v = std::strtoll(s.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0') return false;
+    out = v;
+    return true;
+}
+
+bool requirement_matches(const LabelRequirement& r, const std::map<std::string, std::string>& labels) {
+    auto it = labels.find(r.key);
+    bool has = it != labels.end();
+    if (r.op == "In") return has && std::find(r.values.begin(), r.values.end(), it->second) != r.values.end();
+    if (r.op == "NotIn") return !has || std::find(r.values.begin(), r.values.end(), it->second) == r.values.end();
+    if (r.op == "Exists") return has;
+    if (r.op == "DoesNotExist") return !has;
+    if (r.op == "Gt" || r.op == "Lt") {
+        i64 lv, rv;
+        if (!has || r.values.size() != 1 || !parse_int(it->second, lv) || !parse_int(r.values[0], rv)) return false;
+        return r.op == "Gt" ? lv > rv : lv < rv;
+    }
+    return false;
+}
+
+bool affinity_matches(const NodeSelectorTerms& terms, const std::map<std::string, std::string>& labels) {
+    for (const auto& term : terms) {
+        if (term.empty()) continue;  // an empty term selects nothing
+        bool all = true;
+        for (const auto& r : term)
+            if (!requirement_matches(r, labels)) {
+                all = false;
+                break;
+            }
+        if (all) return true;
+    }
+    return false;
+}
+
+struct Params {
+    i32 count = 0;
+    i32 slice_size = 1;
+    i32 leader_count = 0;
+    int requested_level = 0;
+    int slice_level = 0;
+    bool required = false;
+    bool unconstrained = false;
+    std::map<int, i32> slice_size_at_level;
+    std::vector<SliceLayer> multi_layer;
+};
+
+class Placer {
+public:
+    Placer(const Snapshot& s, const Options& o) : s_(s), o_(o), st_(s.domains.size()) {}
+
+    // assumed usage of earlier podsets of the same call, per leaf
+    std::map<int, std::vector<i64>> assumed;
+
+    // findTopologyAssignment: the assignment of the workers (and leader), or
+    // Kueue's reason.
+    std::string place(const PodSetRequest& workers, const PodSetRequest* leader, std::optional<Assignment>& wa,
+                      std::optional<Assignment>& la);
+
+private:
+    const Snapshot& s_;
+    const Options& o_;
+    std::vector<State> st_;
+    Stats stats_;
+    Params p_;
+
+    bool best_fit() const { return !least_free(); }
+    bool least_free() const { return p_.unconstrained && o_.profile_mixed; }
+
+    int level_of(const std::string& key) const {
+        for (std::size_t i = 0; i < s_.levels.size(); ++i)
+            if (s_.levels[i] == key) return static_cast<int>(i);
+        return -1;
+    }
+
+    bool less_values(int a, int b) const { return s_.domains[a].values < s_.domains[b].values; }
+
+    std::vector<int> sorted(std::vector<int> d) const {
+        const bool lfc = least_free();
+        std::sort(d.begin(), d.end(), [&](int a, int b) {
+            const State &x = st_[a], &y = st_[b];
+            if (x.slice != y.slice) return lfc ? x.slice < y.slice : x.slice > y.slice;
+            if (x.pod != y.pod) return x.pod < y.pod;
+            return less_values(a, b);
+        });
+        return d;
+    }
+
+    std::vector<int> sorted_with_leader(std::vector<int> d) const {
+        const bool lfc = least_free();
+        std::sort(d.begin(), d.end(), [&](int a, int b) {
+            const State &x = st_[a], &y = st_[b];
+            if (x.leader != y.leader) return x.leader > y.leader;
+            if (x.slice_wl != y.slice_wl) return lfc ? x.slice_wl < y.slice_wl : x.slice_wl > y.slice_wl;
+            if (x.pod_wl != y.pod_wl) return x.pod_wl < y.pod_wl;
+            return less_values(a, b);
+        });
+        return d;
+    }
+
+    // findBestFitDomainBy: the first domain with the smallest count >= needed
+    // (and enough leader room), else the first domain.
+    template <typename F>
+    int best_fit_by(const std::vector<int>& d, std::size_t from, i32 needed, i32 leader, F count) const {
+        int best = d[from];
+        i32 best_count = INT32_MAX;
+        bool found = false;
+        for (std::size_t i = from; i < d.size(); ++i) {
+            const int x = d[i];
+            if (st_[x].leader < leader) continue;
+            i32 c = count(st_[x]);
+            if (c >= needed && c < best_count) {
+                best = x;
+                best_count = c;
+                found = true;
+            }
+        }
+        return found ? best : d[from];
+    }
+    int best_fit_pods(const std::vector<int>& d, std::size_t from, i32 needed, i32 leader) const {
+        if (leader > 0) return best_fit_by(d, from, needed, leader, [](const State& x) { return x.pod_wl; });
+        return best_fit_by(d, from, needed, leader, [](const State& x) { return x.pod; });
+    }
+    int best_fit_slices(const std::vector<int>& d, std::size_t from, i32 needed, i32 leader) const {
+        if (leader > 0) return best_fit_by(d, from, needed, leader, [](const State& x) { return x.slice_wl; });
+        return best_fit_by(d, from, needed, leader, [](const State& x) { return x.slice; });
+    }
+
+    void fill_leaves(const PodSetRequest& w, const PodSetRequest* leader);
+    void fill_up(int d, int level);
+    std::string not_fit(i32 fit, i32 total) const;
+    std::string multi_layer_not_fit(int level) const;
+    std::string find_level(int level, int& fit_level, std::vector<int>& out);
+    std::vector<int> prioritize_leader(const std::vector<int>& d, i32 count, i32 leader, i32 slice_size,
+                                       bool slices) const;
+    std::vector<int> update_counts(std::vector<int> d, i32 count, i32 leader, i32 slice_size, bool slices);
+    Assignment build(std::vector<std::pair<int, i32>> d) const;
+};
+
+void Placer::fill_leaves(const PodSetRequest& w, const PodSetRequest* leader) {
+    const Reqs req = resolve(s_, w.requests, true);
+    Reqs lreq;
+    if (leader) lreq = resolve(s_, leader->requests, true);
+    std::vector<Toleration> tols = w.tolerations;
+    tols.insert(tols.end(), s_.flavor_tolerations.begin(), s_.flavor_tolerations.end());
+    for (const auto& leaf : s_.leaves) {
+        ++stats_.total_nodes;
+        // Per-node feasibility runs only when the lowest level is the node
+        // (isLowestLevelNode): untolerated NoSchedule/NoExecute taint first,
+        // then nodeSelector, then required node affinity.
+        if (s_.lowest_is_hostname && leaf.node >= 0) {
+            const NodeInfo& n = s_.nodes[leaf.node];
+            const Taint* untolerated = nullptr;
+            for (const auto& t : n.taints) {
+                if (t.effect != "NoSchedule" && t.effect != "NoExecute") continue;
+                bool ok = false;
+                for (const auto& tol : tols)
+                    if (tolerates(tol, t)) {
+                        ok = true;
+                        break;
+                    }
+                if (!ok) {
+                    untolerated = &t;
+                    break;
+                }
+            }
+            if (untolerated) {
+                ++stats_.taints[taint_text(*untolerated)];
+                continue;
+            }
+            bool sel = true;
+            for (const auto& [k, v] : w.node_selector) {
+                auto it = n.labels.find(k);
+                if (it == n.labels.end() || it->second != v) sel = false;
+            }
+            if (!sel) {
+                ++stats_.node_selector;
+                continue;
+            }
+            if (w.required_affinity && !affinity_matches(*w.required_affinity, n.labels)) {
+                ++stats_.affinity;
+                continue;
+            }
+        }
+        std::vector<i64> rem = leaf.free;
+        for (std::size_t r = 0; r < rem.size(); ++r) rem[r] -= leaf.tas_usage[r];
+        auto a = assumed.find(static_cast<int>(&leaf - s_.leaves.data()));
+        if (a != assumed.end())
+            for (std::size_t r = 0; r < rem.size(); ++r) rem[r] -= a->second[r];
+        State& x = st_[leaf.domain];
+        auto [n, limiting] = count_in(req, rem);
+        x.pod = n;
+        if (n == 0 && !limiting.empty()) ++stats_.resources[limiting];
+        x.leader = 0;
+        if (leader && count_in(lreq, rem).first > 0) {
+            x.leader = 1;
+            for (const auto& q : lreq)
+                if (q.idx >= 0) rem[q.idx] -= q.value;
+        }
+        x.pod_wl = count_in(req, rem).first;
+    }
+}
+
+// fillInCountsHelper
+void Placer::fill_up(int d, int level) {
+    State& x = st_[d];
+    const Domain& dom = s_.domains[d];
+    if (dom.children.empty()) {
+        if (level == p_.slice_level) {
+            x.slice = x.pod / p_.slice_size;
+            x.slice_wl = x.pod_wl / p_.slice_size;
+        }
+        return;
+    }
+    i32 pods = 0, slices = 0, leader = 0;
+    bool contributor = false;
+    i32 min_pod_diff = INT32_MAX, min_slice_diff = INT32_MAX;
+    const int child_level = level + 1;
+    auto inner = p_.slice_size_at_level.find(child_level);
+    for (int c : dom.children) {
+        fill_up(c, child_level);
+        const State& y = st_[c];
+        i32 cp = y.pod, cpw = y.pod_wl;
+        if (inner != p_.slice_size_at_level.end()) {
+            cp = (y.pod / inner->second) * inner->second;
+            cpw = (y.pod_wl / inner->second) * inner->second;
+        }
+        pods += cp;
+        slices += y.slice;
+        if (p_.leader_count == 0 || y.leader > 0) {
+            contributor = true;
+            min_pod_diff = std::min(cp - cpw, min_pod_diff);
+            min_slice_diff = std::min(y.slice - y.slice_wl, min_slice_diff);
+        }
+        leader = std::max(y.leader, leader);
+    }
+    State& z = st_[d];
+    z.pod = pods;
+    i32 slice_wl = 0;
+    if (contributor) {
+        z.pod_wl = pods - min_pod_diff;
+        slice_wl = slices - min_slice_diff;
+    } else {
+        z.pod_wl = 0;
+    }
+    z.leader = leader;
+    if (level == p_.slice_level) {
+        slices = z.pod / p_.slice_size;
+        slice_wl = z.pod_wl / p_.slice_size;
+    }
+    z.slice = slices;
+    z.slice_wl = slice_wl;
+}
+
+std::string Placer::not_fit(i32 fit, i32 total) const {
+    std::string unit = p_.slice_size == 1 ? "pod" : "slice";
+    std::string out;
+    if (fit == 0)
+        out = "topology \"" + s_.name + "\" doesn't allow to fit any of " + std::to_string(total) + " " + unit + "(s)";
+    else
+        out = "topology \"" + s_.name + "\" allows to fit only " + std::to_string(fit) + " out of " +
+              std::to_string(total) + " " + unit + "(s)";
+    if (stats_.any()) out += ". Total nodes: " + std::to_string(stats_.total_nodes) + "; excluded: " + stats_.format();
+    return out;
+}
+
+std::string Placer::multi_layer_not_fit(int level) const {
+    std::string out = "topology \"" + s_.name + "\" doesn't allow to fit";
+    // The domain with the most slices (ties: the smallest domain ID).
+    int best = -1;
+    auto id_of = [&](int d) {
+        const Domain& dom = s_.domains[d];
+        if (dom.leaf >= 0) return s_.leaves[dom.leaf].id;
+        std::string id;
+        for (std::size_t i = 0; i < dom.values.size(); ++i) id += (i ? "," : "") + dom.values[i];
+        return id;
+    };
+    for (int d : s_.per_level[level])
+        if (best < 0 || st_[d].slice > st_[best].slice || (st_[d].slice == st_[best].slice && id_of(d) < id_of(best)))
+            best = d;
+    if (best < 0) return out;
+    for (const auto& c : p_.multi_layer) {
+        int target = level_of(c.level);
+        if (target < 0) continue;
+        // slices of size c.size in the subtree of `best` at the target level
+        i32 fit = 0;
+        std::vector<int> frontier{best};
+        for (int l = level; l < target; ++l) {
+            std::vector<int> next;
+            for (int d : frontier)
+                for (int ch : s_.domains[d].children) next.push_back(ch);
+            frontier.swap(next);
+        }
+        for (int d : frontier) fit += st_[d].pod / c.size;
+        out += "; " + std::to_string(fit) + "/" + std::to_string(p_.count / c.size) + " slice(s) fit on level " +
+               c.level;
+    }
+    if (stats_.any()) out += ". Total nodes: " + std::to_string(stats_.total_nodes) + "; excluded: " + stats_.format();
+    return out;
+}
+
+// prioritizeLeaderDomain: the first leader-capable domain whose leader
+// penalty the others' capacity can absorb moves to the front.
+std::vector<int> Placer::prioritize_leader(const std::vector<int>& d, i32 count, i32 leader, i32 slice_size,
+                                           bool slices) const {
+    if (leader == 0 || d.size() < 2) return d;
+    i32 required = count;
+    i32 available = 0;
+    if (slices) {
+        required /= slice_size;
+        for (int x : d) available += st_[x].slice;
+    } else {
+        for (int x : d) available += st_[x].pod;
+    }
+    for (std::size_t i = 0; i < d.size(); ++i) {
+        const State& x = st_[d[i]];
+        if (x.leader < leader) continue;
+        i32 penalty = slices ? x.slice - x.slice_wl : x.pod - x.pod_wl;
+        if (available - penalty < required) continue;
+        if (i == 0) return d;
+        std::vector<int> out;
+        out.reserve(d.size());
+        out.push_back(d[i]);
+        for (std::size_t j = 0; j < d.size(); ++j)
+            if (j != i) out.push_back(d[j]);
+        return out;
+    }
+    return d;
+}
+
+// updateCountsToMinimumGeneric: take domains in order until `count` pods (or
+// slices) are covered, the last one chosen as the tightest fit (BestFit).
+std::vector<int> Placer::update_counts(std::vector<int> d, i32 count, i32 leader, i32 slice_size, bool slices) {
+    d = prioritize_leader(d, count, leader, slice_size, slices);
+    std::vector<int> result;
+    i32 remaining = slices ? count / slice_size : count;
+    i32 rem_leader = leader;
+    auto with_leader = [&](int x) -> i32& { return slices ? st_[x].slice_wl : st_[x].pod_wl; };
+    auto primary = [&](int x) -> i32& { return slices ? st_[x].slice : st_[x].pod; };
+    for (std::size_t i = 0; i < d.size(); ++i) {
+        int dom = d[i];
+        if (rem_leader > 0) {
+            // consumeWithLeadersGeneric
+            if (best_fit() && with_leader(dom) >= remaining && st_[dom].leader >= rem_leader)
+                dom = slices ? best_fit_slices(d, i, remaining, rem_leader) : best_fit_pods(d, i, remaining, rem_leader);
+            State& x = st_[dom];
+            if (with_leader(dom) >= remaining && x.leader >= rem_leader) {
+                primary(dom) = remaining;
+                x.leader = rem_leader;
+                x.pod = remaining * (slices ? slice_size : 1);
+                result.push_back(dom);
+                return result;
+            }
+            if (with_leader(dom) > remaining) with_leader(dom) = remaining;
+            if (x.leader > rem_leader) x.leader = rem_leader;
+            primary(dom) = with_leader(dom);
+            x.pod = with_leader(dom) * (slices ? slice_size : 1);
+            rem_leader -= x.leader;
+            remaining -= with_leader(dom);
+            result.push_back(dom);
+            continue;
+        }
+        if (slices) {
+            if (best_fit() && st_[dom].slice >= remaining) dom = best_fit_slices(d, i, remaining, 0);
+            State& x = st_[dom];
+            x.leader = 0;
+            if (x.slice >= remaining) {
+                x.pod = remaining * slice_size;
+                x.slice = remaining;
+                result.push_back(dom);
+                return result;
+            }
+            x.pod = x.slice * slice_size;
+            remaining -= x.slice;
+            result.push_back(dom);
+            continue;
+        }
+        if (best_fit() && st_[dom].pod >= remaining) dom = best_fit_pods(d, i, remaining, 0);
+        State& x = st_[dom];
+        x.leader = 0;
+        if (x.pod >= remaining) {
+            x.pod = remaining;
+            result.push_back(dom);
+            return result;
+        }
+        remaining -= x.pod;
+        result.push_back(dom);
+    }
+    // Kueue logs "code assumptions violated" and continues with no domains.
+    return {};
+}
+
+// findLevelWithFitDomains
+std::string Placer::find_level(int level, int& fit_level, std::vector<int>& out) {
+    const auto& at = s_.per_level[level];
+    if (at.empty()) return "no topology domains at level: " + s_.levels[level];
+    std::vector<int> order = sorted_with_leader(at);
+    int top = order[0];
+    const i32 slice_count = p_.count / p_.slice_size;
+    if (best_fit() && st_[top].slice_wl >= slice_count && st_[top].leader >= p_.leader_count)
+        top = best_fit_slices(order, 0, slice_count, p_.leader_count);
+    auto reason = [&](i32 fit, i32 total) {
+        if (!p_.multi_layer.empty()) return multi_layer_not_fit(level);
+        return not_fit(fit, total);
+    };
+    if (least_free()) {
+        for (int c : order) {
+            const State& x = st_[c];
+            i32 cap = x.slice;
+            if (p_.leader_count > 0) {
+                if (x.leader < p_.leader_count) continue;
+                cap = x.slice_wl;
+            }
+            if (cap >= slice_count) {
+                fit_level = level;
+                out = {c};
+                return "";
+            }
+        }
+        if (p_.required) return reason(st_[order.back()].pod, slice_count);
+    }
+    if (st_[top].slice_wl < slice_count || st_[top].leader < p_.leader_count) {
+        if (p_.required) return reason(st_[top].slice, slice_count);
+        if (level > 0 && !p_.unconstrained) return find_level(level - 1, fit_level, out);
+        // Several domains at this level.
+        std::vector<int> results;
+        i32 rem_slices = slice_count;
+        i32 rem_leader = p_.leader_count;
+        order = prioritize_leader(order, p_.count, p_.leader_count, p_.slice_size, true);
+        std::size_t idx = 0;
+        for (; rem_leader > 0 && idx < order.size() && st_[order[idx]].leader > 0; ++idx) {
+            int d = order[idx];
+            if (best_fit() && st_[d].slice_wl >= rem_slices) d = best_fit_slices(order, idx, rem_slices, rem_leader);
+            results.push_back(d);
+            rem_leader -= st_[d].leader;
+            rem_slices -= st_[d].slice_wl;
+        }
+        if (rem_leader > 0) return reason(p_.leader_count - rem_leader, slice_count);
+        std::vector<int> rest = sorted(std::vector<int>(order.begin() + static_cast<long>(idx), order.end()));
+        for (std::size_t i = 0; rem_slices > 0 && i < rest.size(); ++i) {
+            int d = rest[i];
+            if (best_fit() && st_[d].slice >= rem_slices) d = best_fit_slices(rest, i, rem_slices, 0);
+            results.push_back(d);
+            rem_slices -= st_[d].slice;
+        }
+        if (rem_slices > 0) return reason(slice_count - rem_slices, slice_count);
+        fit_level = level;
+        out = std::move(results);
+        return "";
+    }
+    fit_level = level;
+    out = {top};
+    return "";
+}
+
+Assignment Placer::build(std::vector<std::pair<int, i32>> d) const {
+    std::sort(d.begin(), d.end(), [&](const auto& a, const auto& b) { return less_values(a.first, b.first); });
+    Assignment a;
+    std::size_t from = s_.lowest_is_hostname ? s_.levels.size() - 1 : 0;
+    a.levels.assign(s_.levels.begin() + static_cast<long>(from), s_.levels.end());
+    for (const auto& [dom, count] : d) {
+        if (count == 0) continue;
+        const auto& v = s_.domains[dom].values;
+        a.domains.push_back({std::vector<std::string>(v.begin() + static_cast<long>(from), v.end()), count});
+    }
+    return a;
+}
+
+std::string Placer::place(const PodSetRequest& w, const PodSetRequest* leader, std::optional<Assignment>& wa,
+                          std::optional<Assignment>& la) {
+    std::fill(st_.begin(), st_.end(), State{});
+    stats_ = Stats{};
+    p_ = Params{};
+    p_.count = w.count;
+    if (leader) p_.leader_count = 1;
+
+    // getSliceSizeWithSinglePodAsDefault
+    if (!w.slices.empty()) {
+        if (w.slices.front().size <= 0) return "slice topology requested, but slice size not provided";
+        p_.slice_size = w.slices.front().size;
+    }
+    const bool slice_only = w.mode == Mode::Unconstrained && !w.slices.empty() && w.level.empty();
+    p_.required = w.mode == Mode::Required;
+    p_.unconstrained = w.mode == Mode::Unconstrained || w.mode == Mode::Implied || slice_only;
+
+    std::string key;
+    if (w.mode == Mode::Required || w.mode == Mode::Preferred) key = w.level;
+    else if (slice_only) key = s_.levels.front();
+    else key = s_.levels.back();
+    if ((w.mode == Mode::Required || w.mode == Mode::Preferred) && key.empty()) return "topology level not specified";
+    p_.requested_level = level_of(key);
+    if (p_.requested_level < 0) return "no requested topology level: " + key;
+    std::string slice_key = w.slices.empty() ? s_.levels.back() : w.slices.front().level;
+    p_.slice_level = level_of(slice_key);
+    if (p_.slice_level < 0) return "no requested topology level for slices: " + slice_key;
+    if (p_.requested_level > p_.slice_level)
+        return "podset slice topology " + slice_key + " is above the podset topology " + key;
+
+    // buildSliceSizeAtLevel: the inner layers of a multi-layer request.
+    {
+        i32 prev_size = p_.slice_size;
+        int prev_level = p_.slice_level;
+        for (std::size_t i = 1; i < w.slices.size(); ++i) {
+            const auto& layer = w.slices[i];
+            int lvl = level_of(layer.level);
+            if (lvl < 0) return "no requested topology level for additional slice layer: " + layer.level;
+            if (lvl <= prev_level)
+                return "additional slice layer topology " + layer.level + " must be at a lower level than " +
+                       s_.levels[prev_level];
+            if (layer.size <= 0 || prev_size % layer.size != 0)
+                return "additional slice layer size " + std::to_string(layer.size) +
+                       " must evenly divide parent layer size " + std::to_string(prev_size);
+            for (int l = prev_level + 1; l <= lvl; ++l) p_.slice_size_at_level[l] = layer.size;
+            prev_size = layer.size;
+            prev_level = lvl;
+        }
+        if (!p_.slice_size_at_level.empty()) p_.multi_layer = w.slices;
+    }
+
+    // Phase 1
+    fill_leaves(w, leader);
+    for (int root : s_.per_level[0]) fill_up(root, 0);
+
+    // Phase 2a
+    int fit_level = 0;
+    std::vector<int> cur;
+    if (std::string r = find_level(p_.requested_level, fit_level, cur); !r.empty()) return r;
+
+    // Phase 2b: descend.
+    cur = update_counts(cur, p_.count, p_.leader_count, p_.slice_size, true);
+    const int last = static_cast<int>(s_.levels.size()) - 1;
+    int lvl = fit_level;
+    for (; lvl < std::min(last, p_.slice_level); ++lvl) {
+        std::vector<int> lower;
+        for (int d : cur)
+            for (int c : s_.domains[d].children) lower.push_back(c);
+        cur = update_counts(sorted(std::move(lower)), p_.count, p_.leader_count, p_.slice_size, true);
+    }
+    for (; lvl < last; ++lvl) {
+        i32 size_here = p_.slice_size;
+        if (lvl >= p_.slice_level) {
+            size_here = 1;
+            if (auto it = p_.slice_size_at_level.find(lvl + 1); it != p_.slice_size_at_level.end()) size_here = it->second;
+        }
+        std::vector<int> next;
+        for (int d : cur) {
+            std::vector<int> kids = sorted(s_.domains[d].children);
+            if (size_here > 1)
+                for (int k : kids) {
+                    st_[k].slice = st_[k].pod / size_here;
+                    st_[k].slice_wl = st_[k].pod_wl / size_here;
+                }
+            auto add = update_counts(kids, st_[d].pod, st_[d].leader, size_here, size_here > 1);
+            next.insert(next.end(), add.begin(), add.end());
+        }
+        cur = std::move(next);
+    }
+
+    std::vector<std::pair<int, i32>> workers;
+    if (leader) {
+        std::vector<std::pair<int, i32>> leaders;
+        for (int d : cur) {
+            if (st_[d].leader > 0) leaders.emplace_back(d, st_[d].leader);
+            if (st_[d].pod > 0) workers.emplace_back(d, st_[d].pod);
+        }
+        la = build(std::move(leaders));
+    } else {
+        for (int d : cur) workers.emplace_back(d, st_[d].pod);
+    }
+    wa = build(std::move(workers));
+    return "";
+}
+
+std::string check_request(const PodSetRequest& p, const Options& o) {
+    if (p.count < 0) return "podset \"" + p.name + "\": count " + std::to_string(p.count) + " is negative";
+    for (const auto& [r, v] : p.requests)
+        if (v < 0) return "podset \"" + p.name + "\": negative request for \"" + r + "\"";
+    if ((p.mode == Mode::Required || p.mode == Mode::Preferred) && p.level.empty())
+        return "podset \"" + p.name + "\": a required or preferred topology needs a level";
+    if (o.require_slice_divides_count && !p.slices.empty() && p.slices.front().size > 0 &&
+        p.count % p.slices.front().size != 0)
+        return "podset \"" + p.name + "\": count " + std::to_string(p.count) + " is not a multiple of podset-slice-size " +
+               std::to_string(p.slices.front().size);
+    return "";
+}
+
+}  // namespace
+
+bool Outcome::placed() const { return error.empty() && reason().empty(); }
+
+std::string Outcome::reason() const {
+    for (const auto& p : podsets)
+        if (!p.reason.empty()) return p.reason;
+    return "";
+}
+
+Outcome Topology::assign(const std::vector<PodSetRequest>& podsets, const Options& options) const {
+    Outcome out;
+    const Snapshot& s = *impl_;
+    // Groups in order of first appearance: podset-group-name, else alone.
+    std::vector<std::vector<std::size_t>> groups;
+    std::map<std::string, std::size_t> by_name;
+    for (std::size_t i = 0; i < podsets.size(); ++i) {
+        if (std::string e = check_request(podsets[i], options); !e.empty()) {
+            out.error = e;
+            return out;
+        }
+        if (podsets[i].group) {
+            auto [it, inserted] = by_name.try_emplace(*podsets[i].group, groups.size());
+            if (inserted) groups.emplace_back();
+            groups[it->second].push_back(i);
+        } else {
+            groups.push_back({i});
+        }
+    }
+    for (const auto& g : groups) {
+        if (g.size() > 2) {
+            out.error = "podset group \"" + *podsets[g[0]].group + "\" has " + std::to_string(g.size()) +
+                        " podsets; a group is one leader and one worker podset";
+            return out;
+        }
+        if (g.size() == 2 && std::min(podsets[g[0]].count, podsets[g[1]].count) != 1) {
+            out.error = "podset group \"" + *podsets[g[0]].group + "\": the leader podset must have count 1";
+            return out;
+        }
+    }
+
+    Placer placer(s, options);
+    for (const auto& g : groups) {
+        // findLeaderAndWorkers: the second podset leads unless its count is
+        // larger than the first's.
+        std::size_t wi = g[0];
+        std::optional<std::size_t> li;
+        if (g.size() > 1) {
+            li = g[1];
+            if (podsets[g[1]].count > podsets[g[0]].count) {
+                li = g[0];
+                wi = g[1];
+            }
+        }
+        std::optional<Assignment> wa, la;
+        std::string reason = placer.place(podsets[wi], li ? &podsets[*li] : nullptr, wa, la);
+        for (std::size_t i : g) {
+            PodSetResult r;
+            r.name = podsets[i].name;
+            r.reason = reason;
+            if (reason.empty()) r.assignment = i == wi ? wa : la;
+            out.podsets.push_back(std::move(r));
+        }
+        if (!reason.empty()) return out;
+        // The usage of this group is seen by the next ones (assumedUsage).
+        for (std::size_t i : g) {
+            const Assignment& a = i == wi ? *wa : *la;
+            const Reqs req = resolve(s, podsets[i].requests, false);
+            for (const auto& d : a.domains) {
+                std::string id;
+                for (std::size_t k = 0; k < d.values.size(); ++k) id += (k ? "," : "") + d.values[k];
+                auto leaf = s.leaf_by_id.find(id);
+                if (leaf == s.leaf_by_id.end()) continue;
+                auto& u = placer.assumed[leaf->second];
+                if (u.empty()) u.assign(s.resources.size(), 0);
+                for (const auto& q : req)
+                    if (q.idx >= 0) u[q.idx] += q.value * d.count;
+                u[s.resource_index("pods")] += d.count;
+            }
+        }
+    }
+    return out;
+}
+
+void Topology::commit(const std::vector<PodSetRequest>& podsets, const Outcome& outcome) {
+    Snapshot& s = *impl_;
+    for (const auto& r : outcome.podsets) {
+        if (!r.assignment) continue;
+        const PodSetRequest* p = nullptr;
+        for (const auto& q : podsets)
+            if (q.name == r.name) p = &q;
+        if (!p) continue;
+        const Reqs req = resolve(s, p->requests, false);
+        for (const auto& d : r.assignment->domains) {
+            std::string id;
+            for (std::size_t k = 0; k < d.values.size(); ++k) id += (k ? "," : "") + d.values[k];
+            auto leaf = s.leaf_by_id.find(id);
+            if (leaf == s.leaf_by_id.end()) continue;
+            auto& u = s.leaves[leaf->second].tas_usage;
+            for (const auto& q : req)
+                if (q.idx >= 0) u[q.idx] += q.value * d.count;
+            u[s.resource_index("pods")] += d.count;
+        }
+    }
+}
+
+}  // namespace queueforge::topology
