@@ -1,0 +1,530 @@
+#!/usr/bin/env python3
+"""Translate the table of Kueue's TestFindTopologyAssignments into data.
+
+Reads pkg/cache/scheduler/tas_cache_test.go of kubernetes-sigs/kueue (the
+commit is given on the command line and recorded in the output) and writes
+find_topology_assignments.yaml: one entry per table case with the nodes, the
+non-TAS pods, the levels, the flavor's node labels, the podsets and the
+expected assignment or failure reason, or the reason the case cannot be
+expressed. Only the data of the table is read (Go composite literals and the
+test builders' calls are interpreted as values); no Kueue code is reproduced.
+
+    python3 translate_kueue_tas.py <kueue checkout or tas_cache_test.go> <commit> > find_topology_assignments.yaml
+"""
+import re
+import sys
+
+import yaml
+
+
+# ---------------------------------------------------------------- tokens
+TOKEN = re.compile(r'''
+    (?P<ws>\s+|//[^\n]*|/\*.*?\*/)
+  | (?P<str>"(?:\\.|[^"\\])*"|`[^`]*`)
+  | (?P<num>-?\d+(?:\.\d+)?)
+  | (?P<id>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<op>:=|\.\.\.|==|!=|&&|\|\||[^\sA-Za-z0-9_"`])
+''', re.S | re.X)
+
+
+def tokenize(text):
+    out = []
+    pos = 0
+    while pos < len(text):
+        m = TOKEN.match(text, pos)
+        if not m:
+            raise SyntaxError("bad character %r at %d" % (text[pos], pos))
+        pos = m.end()
+        if m.lastgroup == 'ws':
+            continue
+        v = m.group(m.lastgroup)
+        if m.lastgroup == 'str':
+            v = ('s', yaml.safe_load(v) if v.startswith('"') else v[1:-1])
+        elif m.lastgroup == 'num':
+            v = ('n', int(v) if '.' not in v else float(v))
+        elif m.lastgroup == 'id':
+            v = ('i', v)
+        else:
+            v = ('o', v)
+        out.append(v)
+    return out
+
+
+class Untranslatable(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- values
+class Call:
+    def __init__(self, name, args):
+        self.name, self.args = name, args
+
+
+class Builder:
+    """A test builder (MakeNode, MakePod, ...) being configured."""
+
+    def __init__(self, kind, obj):
+        self.kind, self.obj = kind, obj
+
+
+CONSTS = {
+    'corev1.LabelHostname': 'kubernetes.io/hostname',
+    'corev1.ResourceCPU': 'cpu', 'corev1.ResourceMemory': 'memory', 'corev1.ResourcePods': 'pods',
+    'corev1.TaintEffectNoSchedule': 'NoSchedule', 'corev1.TaintEffectNoExecute': 'NoExecute',
+    'corev1.TaintEffectPreferNoSchedule': 'PreferNoSchedule',
+    'corev1.TolerationOpEqual': 'Equal', 'corev1.TolerationOpExists': 'Exists',
+    'corev1.NodeSelectorOpIn': 'In', 'corev1.NodeSelectorOpNotIn': 'NotIn',
+    'corev1.NodeSelectorOpExists': 'Exists', 'corev1.NodeSelectorOpDoesNotExist': 'DoesNotExist',
+    'corev1.NodeSelectorOpGt': 'Gt', 'corev1.NodeSelectorOpLt': 'Lt',
+    'corev1.PodRunning': 'Running', 'corev1.PodPending': 'Pending', 'corev1.PodSucceeded': 'Succeeded',
+    'corev1.PodFailed': 'Failed', 'corev1.NodeNetworkUnavailable': 'NetworkUnavailable',
+    'corev1.NodeReady': 'Ready', 'corev1.ConditionTrue': 'True', 'corev1.ConditionFalse': 'False',
+    'true': True, 'false': False, 'nil': None,
+}
+
+
+class Parser:
+    def __init__(self, toks, env):
+        self.t, self.i, self.env = toks, 0, env
+
+    def peek(self, k=0):
+        return self.t[self.i + k] if self.i + k < len(self.t) else ('o', '<eof>')
+
+    def take(self, want=None):
+        tok = self.peek()
+        if want is not None and tok != ('o', want):
+            raise SyntaxError("expected %r, got %r" % (want, tok))
+        self.i += 1
+        return tok
+
+    def at(self, op):
+        return self.peek() == ('o', op)
+
+    # A type in front of a composite literal: []T, map[K]V, pkg.T, T
+    def parse_type(self):
+        parts = []
+        while True:
+            tok = self.peek()
+            if tok in (('o', '['), ('o', ']'), ('o', '*'), ('o', '.')) or tok[0] == 'i':
+                parts.append(tok[1])
+                self.i += 1
+                if tok == ('o', '['):
+                    # map[key] or []
+                    continue
+            else:
+                break
+            if self.at('{'):
+                break
+        return ''.join(parts)
+
+    def composite(self, typ):
+        self.take('{')
+        keyed, items = {}, []
+        while not self.at('}'):
+            tok = self.peek()
+            if tok[0] == 'i' and self.peek(1) == ('o', ':') and tok[1] not in self.env and tok[1] not in CONSTS:
+                self.i += 1
+                v = tok[1]  # a struct field name
+            elif self.at('{'):
+                v = self.composite('')
+            else:
+                v = self.expr()
+            if self.at(':'):
+                self.take(':')
+                val = self.composite('') if self.at('{') else self.expr()
+                key = v
+                keyed[key if not isinstance(key, list) else tuple(key)] = val
+            else:
+                items.append(v)
+            if self.at(','):
+                self.take(',')
+        self.take('}')
+        if keyed and items:
+            raise SyntaxError("mixed composite")
+        return keyed if keyed else items if items or typ.startswith('[]') else {}
+
+    def expr(self):
+        v = self.unary()
+        while self.at('+') or self.at('*'):
+            op = self.take()[1]
+            w = self.unary()
+            v = v + w if op == '+' else v * w
+        return v
+
+    def unary(self):
+        if self.at('&') or self.at('*'):
+            self.take()
+            return self.unary()
+        return self.postfix(self.primary())
+
+    def primary(self):
+        tok = self.peek()
+        if tok[0] in ('s', 'n'):
+            self.i += 1
+            return tok[1]
+        if tok == ('o', '['):
+            typ = self.parse_type()
+            return self.composite(typ)
+        if tok == ('o', '('):
+            self.take('(')
+            v = self.expr()
+            self.take(')')
+            return v
+        if tok[0] == 'i':
+            if tok[1] == 'func':
+                raise Untranslatable("built by a Go function literal (computed in code)")
+            if tok[1] == 'map':
+                typ = self.parse_type()
+                return self.composite(typ)
+            name = tok[1]
+            self.i += 1
+            while self.at('.') and self.peek(1)[0] == 'i':
+                self.take('.')
+                name += '.' + self.take()[1]
+            if self.at('{'):
+                return self.composite(name)
+            if self.at('('):
+                args = self.args()
+                return self.call(name, args)
+            return self.ident(name)
+        raise SyntaxError("unexpected %r" % (tok,))
+
+    def args(self):
+        self.take('(')
+        out = []
+        while not self.at(')'):
+            out.append(self.composite('') if self.at('{') else self.expr())
+            if self.at('...'):
+                self.take('...')
+            if self.at(','):
+                self.take(',')
+        self.take(')')
+        return out
+
+    def ident(self, name):
+        if name in self.env:
+            return self.env[name]
+        if name in CONSTS:
+            return CONSTS[name]
+        if name.startswith('features.'):
+            return name[len('features.'):]
+        raise Untranslatable("unknown identifier " + name)
+
+    def postfix(self, v):
+        while self.at('.') or self.at('['):
+            if self.at('['):
+                raise Untranslatable("indexing in the table")
+            self.take('.')
+            name = self.take()[1]
+            if self.at('('):
+                v = method(v, name, self.args())
+            else:
+                v = field(v, name)
+        return v
+
+    def call(self, name, args):
+        short = name.split('.')[-1]
+        if name in ('new', 'ptr.To'):
+            return args[0]
+        if name in ('int32', 'int64', 'string', 'corev1.ResourceName', 'kueue.PodSetReference', 'tas.TopologyDomainID'):
+            return args[0]
+        if name == 'resource.MustParse':
+            return {'quantity': args[0]}
+        if short == 'MakeNode':
+            return Builder('node', {'name': args[0], 'labels': {}, 'ready': False})
+        if short == 'MakePod':
+            return Builder('pod', {'name': args[0], 'requests': {}})
+        if short == 'MakeTopologyAssignment':
+            return Builder('ta', {'levels': list(args[0]), 'domains': []})
+        if name == 'append':
+            return list(args[0]) + [x for a in args[1:] for x in (a if isinstance(a, list) else [a])]
+        if short == 'MakeNodeSelectorTerms':
+            return Builder('terms', [])
+        if short == 'MakePreferredSchedulingTerms':
+            raise Untranslatable("uses " + short)
+        if name in ('resources.NewRequestsFromMap', 'resources.MapRequests'):
+            return args[0]
+        raise Untranslatable("calls " + name)
+
+
+def field(v, name):
+    if isinstance(v, Builder) and v.kind == 'ta' and name == 'TopologyAssignment':
+        return {'Levels': v.obj['levels'], 'Domains': v.obj['domains']}
+    raise Untranslatable("field access ." + name)
+
+
+def quantity(q):
+    if isinstance(q, dict) and 'quantity' in q:
+        return q['quantity']
+    if isinstance(q, str):
+        return q
+    raise Untranslatable("quantity %r" % (q,))
+
+
+def method(v, name, args):
+    if not isinstance(v, Builder):
+        raise Untranslatable("method ." + name)
+    o = v.obj
+    if v.kind == 'node':
+        if name == 'Label':
+            o['labels'][args[0]] = args[1]
+        elif name == 'StatusAllocatable':
+            o['allocatable'] = {k: quantity(q) for k, q in args[0].items()}
+        elif name == 'Ready':
+            o['ready'] = True
+        elif name == 'NotReady':
+            o['ready'] = False
+        elif name == 'Unschedulable':
+            o['unschedulable'] = True
+        elif name == 'Taints':
+            o.setdefault('taints', [])
+            for t in args:
+                o['taints'].append({'key': t.get('Key', ''), 'value': t.get('Value', ''), 'effect': t.get('Effect', '')})
+        elif name == 'StatusConditions':
+            for c in args:
+                if c.get('Type') == 'Ready':
+                    o['ready'] = c.get('Status') == 'True'
+        elif name == 'Obj':
+            return dict(o)
+        else:
+            raise Untranslatable("node builder ." + name)
+        return v
+    if v.kind == 'pod':
+        if name == 'NodeName':
+            o['node'] = args[0]
+        elif name == 'Request':
+            o['requests'][args[0]] = args[1]
+        elif name == 'StatusPhase':
+            o['phase'] = args[0]
+        elif name == 'Obj':
+            return dict(o)
+        else:
+            raise Untranslatable("pod builder ." + name)
+        return v
+    if v.kind == 'ta':
+        if name == 'Domain':
+            o['domains'].append(args[0])
+        elif name == 'Obj':
+            return {'Levels': o['levels'], 'Domains': o['domains']}
+        else:
+            raise Untranslatable("assignment builder ." + name)
+        return v
+    if v.kind == 'terms':
+        if name == 'Term':
+            o.append({'MatchExpressions': [{'Key': args[0], 'Operator': args[1], 'Values': list(args[2:])}]})
+        elif name == 'Obj':
+            return list(o)
+        else:
+            raise Untranslatable("node selector terms builder ." + name)
+        return v
+    raise Untranslatable("builder " + v.kind)
+
+
+# ---------------------------------------------------------------- cases
+def block_end(toks, i):
+    """Index just after the balanced {...} starting at toks[i]."""
+    depth = 0
+    while True:
+        if toks[i] == ('o', '{'):
+            depth += 1
+        elif toks[i] == ('o', '}'):
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+
+
+def kueue_amount(resource, v):
+    """int64 of a MapRequests (cpu in milli) as a quantity string."""
+    if resource == 'cpu':
+        return '%dm' % v
+    return str(v)
+
+
+MODELLED_GATES = {
+    # gate: (default at the commit, how the case expresses a non-default)
+    'TASProfileMixed': True,
+    'TASMultiLayerTopology': True,
+    'TASCacheNodeMatchResults': True,
+}
+
+
+def translate_case(name, tc):
+    out = {'name': name}
+    gates = tc.get('featureGates', {})
+    options = {}
+    for g, v in gates.items():
+        if g == 'TASProfileMixed':
+            if not v:
+                options['profileMixed'] = False
+        elif g in ('TASCacheNodeMatchResults',):
+            pass  # an optimisation: same placements either way
+        elif g == 'TASMultiLayerTopology' and v:
+            pass  # the default
+        elif g == 'TASBalancedPlacement' and not v:
+            pass
+        elif g == 'TASRespectNodeAffinityPreferred' and not v:
+            pass
+        else:
+            raise Untranslatable("feature gate %s=%s (not modelled)" % (g, str(v).lower()))
+    if tc.get('workload') is not None:
+        raise Untranslatable("failed-node replacement (a workload with unhealthy nodes): not modelled")
+    for k in ('priorFlavorUsage', 'priorOwnUsage', 'aggregatedDomainUsages'):
+        if tc.get(k):
+            raise Untranslatable("usage of other flavors over the same nodes (%s): not modelled" % k)
+    if options:
+        out['options'] = options
+    out['levels'] = list(tc['levels'])
+    if tc.get('nodeLabels'):
+        out['flavorNodeLabels'] = dict(tc['nodeLabels'])
+    out['nodes'] = []
+    for n in tc.get('nodes', []):
+        node = {'name': n['name'], 'labels': n['labels'], 'allocatable': n.get('allocatable', {})}
+        if not n.get('ready'):
+            node['ready'] = False
+        if n.get('unschedulable'):
+            node['unschedulable'] = True
+        if n.get('taints'):
+            node['taints'] = n['taints']
+        out['nodes'].append(node)
+    if tc.get('pods'):
+        out['pods'] = []
+        for p in tc['pods']:
+            pod = {'name': p['name'], 'node': p.get('node', ''), 'requests': p['requests']}
+            if 'phase' in p:
+                pod['phase'] = p['phase']
+            out['pods'].append(pod)
+    out['podSets'] = []
+    for ps in tc['podSets']:
+        if ps.get('previousAssignment') is not None:
+            raise Untranslatable("previous assignment of a replaced workload slice (elastic jobs): not modelled")
+        aff = ps.get('nodeAffinity')
+        p = {'name': ps.get('podSetName', 'main'), 'count': ps.get('count', 0)}
+        p['requests'] = {r: kueue_amount(r, v) for r, v in ps.get('requests', {}).items()}
+        tr = ps.get('topologyRequest')
+        if tr is not None:
+            req = {}
+            for k, v in tr.items():
+                if k == 'Required':
+                    req['required'] = v
+                elif k == 'Preferred':
+                    req['preferred'] = v
+                elif k == 'Unconstrained':
+                    req['unconstrained'] = v
+                elif k == 'PodSetSliceRequiredTopology':
+                    req['sliceRequiredTopology'] = v
+                elif k == 'PodSetSliceSize':
+                    req['sliceSize'] = v
+                elif k == 'PodsetSliceRequiredTopologyConstraints':
+                    req['sliceConstraints'] = [{'topology': c['Topology'], 'size': c['Size']} for c in v]
+                elif k in ('PodIndexLabel', 'SubGroupIndexLabel', 'SubGroupCount'):
+                    pass  # not read by the placement
+                else:
+                    raise Untranslatable("topology request field " + k)
+            p['topologyRequest'] = req
+        if ps.get('tolerations'):
+            p['tolerations'] = [{'key': t.get('Key', ''), 'operator': t.get('Operator', 'Equal'),
+                                 'value': t.get('Value', ''), 'effect': t.get('Effect', '')}
+                                for t in ps['tolerations']]
+        if ps.get('nodeSelector'):
+            p['nodeSelector'] = dict(ps['nodeSelector'])
+        if aff:
+            if 'PreferredDuringSchedulingIgnoredDuringExecution' in aff:
+                raise Untranslatable("preferred node affinity (TASRespectNodeAffinityPreferred): not modelled")
+            req = aff.get('RequiredDuringSchedulingIgnoredDuringExecution')
+            terms = []
+            for t in req.get('NodeSelectorTerms', []):
+                if t.get('MatchFields'):
+                    raise Untranslatable("node affinity matchFields")
+                terms.append([{'key': e['Key'], 'operator': e['Operator'], 'values': list(e.get('Values', []))}
+                              for e in t.get('MatchExpressions', [])])
+            p['nodeAffinity'] = terms
+        if ps.get('podSetGroupName') is not None:
+            p['groupName'] = ps['podSetGroupName']
+        if ps.get('wantReason'):
+            p['wantReason'] = ps['wantReason']
+        wa = ps.get('wantAssignment')
+        if wa is not None:
+            p['wantAssignment'] = {
+                'levels': list(wa['Levels']),
+                'domains': [{'values': list(d['Values']), 'count': d['Count']} for d in wa.get('Domains', [])],
+            }
+        out['podSets'].append(p)
+    return out
+
+
+# Builders met while reading a case, and what their presence means.
+EXPLAIN = {
+    'calls tas.V1Beta2From': 'previous assignment of a replaced workload slice (ElasticJobsViaWorkloadSlicesWithTAS, alpha): not modelled',
+    'calls utiltestingapi.MakeWorkload': 'failed-node replacement (a workload with unhealthy nodes): not modelled',
+    'uses MakePreferredSchedulingTerms': 'preferred node affinity scoring (TASRespectNodeAffinityPreferred, alpha): not modelled',
+    'built by a Go function literal (computed in code)': 'nodes generated by a Go loop in the case (not a literal table entry); not translated',
+}
+
+
+def main():
+    path, commit = sys.argv[1], sys.argv[2]
+    if not path.endswith('.go'):
+        path += '/pkg/cache/scheduler/tas_cache_test.go'
+    text = open(path).read()
+    start = text.index('func TestFindTopologyAssignments(t *testing.T)')
+    end = text.index('\nfunc ', start + 10)
+    body = text[start:end]
+    toks = tokenize(body)
+    env = {}
+    # const ( a = "..." ) and name := expr before the table.
+    i = 0
+    table_at = None
+    while i < len(toks):
+        if toks[i] == ('i', 'const') and toks[i + 1] == ('o', '('):
+            i += 2
+            while toks[i] != ('o', ')'):
+                env[toks[i][1]] = toks[i + 2][1]
+                i += 3
+            i += 1
+            continue
+        if toks[i][0] == 'i' and toks[i + 1] == ('o', ':='):
+            if toks[i][1] == 'cases':
+                table_at = i + 2
+                break
+            p = Parser(toks, env)
+            p.i = i + 2
+            env[toks[i][1]] = p.expr()
+            i = p.i
+            continue
+        i += 1
+    # cases := map[string]struct{...}{ "name": {...}, ... }
+    i = table_at
+    while toks[i] != ('i', 'struct'):
+        i += 1
+    i = block_end(toks, i + 1)
+    assert toks[i] == ('o', '{')
+    i += 1
+    cases, skipped = [], []
+    while toks[i] != ('o', '}'):
+        name = toks[i][1]
+        assert toks[i + 1] == ('o', ':')
+        j = block_end(toks, i + 2)
+        try:
+            p = Parser(toks[i + 2:j], env)
+            tc = p.composite('')
+            cases.append(translate_case(name, tc))
+        except (Untranslatable, SyntaxError) as e:
+            skipped.append({'name': name, 'reason': EXPLAIN.get(str(e), str(e))})
+        i = j
+        if toks[i] == ('o', ','):
+            i += 1
+    doc = {
+        'source': 'kubernetes-sigs/kueue pkg/cache/scheduler/tas_cache_test.go TestFindTopologyAssignments',
+        'commit': commit,
+        'tableCases': len(cases) + len(skipped),
+        'translated': len(cases),
+        'cases': cases,
+        'inexpressible': skipped,
+    }
+    print('# Generated by translate_kueue_tas.py from Kueue\'s test table (data only); see README.md.')
+    yaml.safe_dump(doc, sys.stdout, sort_keys=False, width=120, allow_unicode=True)
+
+
+if __name__ == '__main__':
+    main()
