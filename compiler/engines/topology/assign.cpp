@@ -75,12 +75,13 @@ Reqs resolve(const Snapshot& s, const Amounts& a, bool add_pod) {
 }
 
 // resources.CountInWithLimitingResource: how many times the request fits,
-// and the resource giving the minimum (ties by name).
-std::pair<i32, std::string> count_in(const Reqs& r, const std::vector<i64>& cap) {
-    bool have = false;
+// and the position in `r` of the resource giving the minimum (ties by name,
+// -1 for an empty request).
+std::pair<i32, int> count_in(const Reqs& r, const i64* cap) {
     i32 best = 0;
-    std::string limiting;
-    for (const auto& q : r) {
+    int limiting = -1;
+    for (std::size_t k = 0; k < r.size(); ++k) {
+        const Req& q = r[k];
         i32 c;
         if (q.value == 0) {
             c = INT32_MAX;
@@ -89,13 +90,12 @@ std::pair<i32, std::string> count_in(const Reqs& r, const std::vector<i64>& cap)
             i64 n = capv / q.value;
             c = static_cast<i32>(std::max<i64>(0, std::min<i64>(n, INT32_MAX)));
         }
-        if (!have || c < best) {  // r is sorted by name: the first minimum wins ties
-            have = true;
+        if (limiting < 0 || c < best) {  // r is sorted by name: the first minimum wins ties
             best = c;
-            limiting = q.name;
+            limiting = static_cast<int>(k);
         }
     }
-    return {have ? best : 0, limiting};
+    return {best, limiting};
 }
 
 bool tolerates(const Toleration& t, const Taint& taint) {
@@ -191,7 +191,9 @@ private:
         return -1;
     }
 
-    bool less_values(int a, int b) const { return s_.domains[a].values < s_.domains[b].values; }
+    // Domains compared are always of one level, where rank is the order of
+    // their values.
+    bool less_values(int a, int b) const { return s_.domains[a].rank < s_.domains[b].rank; }
 
     std::vector<int> sorted(std::vector<int> d) const {
         const bool lfc = least_free();
@@ -261,6 +263,8 @@ void Placer::fill_leaves(const PodSetRequest& w, const PodSetRequest* leader) {
     if (leader) lreq = resolve(s_, leader->requests, true);
     std::vector<Toleration> tols = w.tolerations;
     tols.insert(tols.end(), s_.flavor_tolerations.begin(), s_.flavor_tolerations.end());
+    std::vector<i64> rem(s_.resources.size());
+    std::vector<int> limited(req.size(), 0);  // leaves where request k limits to zero pods
     for (const auto& leaf : s_.leaves) {
         ++stats_.total_nodes;
         // Per-node feasibility runs only when the lowest level is the node
@@ -300,23 +304,30 @@ void Placer::fill_leaves(const PodSetRequest& w, const PodSetRequest* leader) {
                 continue;
             }
         }
-        std::vector<i64> rem = leaf.free;
-        for (std::size_t r = 0; r < rem.size(); ++r) rem[r] -= leaf.tas_usage[r];
-        auto a = assumed.find(static_cast<int>(&leaf - s_.leaves.data()));
-        if (a != assumed.end())
-            for (std::size_t r = 0; r < rem.size(); ++r) rem[r] -= a->second[r];
-        State& x = st_[leaf.domain];
-        auto [n, limiting] = count_in(req, rem);
-        x.pod = n;
-        if (n == 0 && !limiting.empty()) ++stats_.resources[limiting];
-        x.leader = 0;
-        if (leader && count_in(lreq, rem).first > 0) {
-            x.leader = 1;
-            for (const auto& q : lreq)
-                if (q.idx >= 0) rem[q.idx] -= q.value;
+        for (std::size_t r = 0; r < rem.size(); ++r) rem[r] = leaf.free[r] - leaf.tas_usage[r];
+        if (!assumed.empty()) {
+            auto a = assumed.find(static_cast<int>(&leaf - s_.leaves.data()));
+            if (a != assumed.end())
+                for (std::size_t r = 0; r < rem.size(); ++r) rem[r] -= a->second[r];
         }
-        x.pod_wl = count_in(req, rem).first;
+        State& x = st_[leaf.domain];
+        auto [n, limiting] = count_in(req, rem.data());
+        x.pod = n;
+        if (n == 0 && limiting >= 0) ++limited[limiting];
+        x.leader = 0;
+        if (leader) {
+            if (count_in(lreq, rem.data()).first > 0) {
+                x.leader = 1;
+                for (const auto& q : lreq)
+                    if (q.idx >= 0) rem[q.idx] -= q.value;
+            }
+            x.pod_wl = count_in(req, rem.data()).first;
+        } else {
+            x.pod_wl = n;  // nothing taken for a leader: the same count
+        }
     }
+    for (std::size_t k = 0; k < req.size(); ++k)
+        if (limited[k] > 0) stats_.resources[req[k].name] += limited[k];
 }
 
 // fillInCountsHelper

@@ -155,6 +155,11 @@ std::optional<Topology> Topology::build(const TopologySpec& spec, std::string* e
         // (given here already summed, pods included).
         for (const auto& [r, v] : n.non_tas_usage) leaf.free[s.resource_index(r)] -= v;
     }
+    for (auto& level : s.per_level) {
+        std::sort(level.begin(), level.end(),
+                  [&](int a, int b) { return s.domains[a].values < s.domains[b].values; });
+        for (std::size_t i = 0; i < level.size(); ++i) s.domains[level[i]].rank = static_cast<int>(i);
+    }
     return t;
 }
 

@@ -16,6 +16,9 @@ struct Domain {
     int parent = -1;
     std::vector<int> children;
     int leaf = -1;  // index in Snapshot::leaves when at the lowest level
+    // Position of `values` in lexicographic order among the domains of the
+    // same level: the final tie-break of every domain ordering.
+    int rank = 0;
 };
 
 struct Leaf {
