@@ -798,25 +798,29 @@ Outcome Topology::assign(const std::vector<PodSetRequest>& podsets, const Option
 }
 
 void Topology::commit(const std::vector<PodSetRequest>& podsets, const Outcome& outcome) {
-    Snapshot& s = *impl_;
     for (const auto& r : outcome.podsets) {
         if (!r.assignment) continue;
         const PodSetRequest* p = nullptr;
         for (const auto& q : podsets)
             if (q.name == r.name) p = &q;
         if (!p) continue;
-        const Reqs req = resolve(s, p->requests, false);
-        for (const auto& d : r.assignment->domains) {
-            std::string id;
-            for (std::size_t k = 0; k < d.values.size(); ++k) id += (k ? "," : "") + d.values[k];
-            auto leaf = s.leaf_by_id.find(id);
-            if (leaf == s.leaf_by_id.end()) continue;
-            auto& u = s.leaves[leaf->second].tas_usage;
-            for (const auto& q : req)
-                if (q.idx >= 0) u[q.idx] += q.value * d.count;
-            u[s.resource_index("pods")] += d.count;
-        }
+        for (const auto& d : r.assignment->domains) add_usage(d.values, p->requests, d.count);
     }
+}
+
+bool Topology::add_usage(const std::vector<std::string>& values, const Amounts& per_pod, std::int32_t count) {
+    Snapshot& s = *impl_;
+    std::string id;
+    for (std::size_t k = 0; k < values.size(); ++k) id += (k ? "," : "") + values[k];
+    auto leaf = s.leaf_by_id.find(id);
+    if (leaf == s.leaf_by_id.end()) return false;
+    // A resource no node has gets no column: nothing can be placed against it.
+    const Reqs req = resolve(s, per_pod, false);
+    auto& u = s.leaves[leaf->second].tas_usage;
+    for (const auto& q : req)
+        if (q.idx >= 0) u[q.idx] += q.value * count;
+    u[s.resource_index("pods")] += count;
+    return true;
 }
 
 }  // namespace queueforge::topology

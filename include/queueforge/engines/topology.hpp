@@ -169,6 +169,11 @@ public:
     // Adds the usage of a successful outcome (the requests of each placed pod
     // plus one `pods`) to the nodes it names.
     void commit(const std::vector<PodSetRequest>& podsets, const Outcome& outcome);
+    // Adds the usage of `count` pods already placed by TAS in the domain
+    // with these values (a topologyAssignment entry: the hostname alone when
+    // it is a level). False when the topology has no such domain (Kueue
+    // skips such usage too: the node went away or is not Ready).
+    bool add_usage(const std::vector<std::string>& values, const Amounts& per_pod, std::int32_t count);
 
     const std::vector<std::string>& levels() const;
     // Nodes left out: not Ready or unschedulable, missing a level label, or

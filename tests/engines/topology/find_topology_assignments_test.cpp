@@ -53,6 +53,12 @@ struct Case {
     std::vector<topo::PodSetRequest> podsets;
     std::vector<std::optional<topo::Assignment>> want_assignment;
     std::vector<std::string> want_reason;
+    struct Usage {
+        std::vector<std::string> values;
+        topo::Amounts requests;
+        std::int32_t count;
+    };
+    std::vector<Usage> prior;
 };
 
 Case load_case(const YAML::Node& c) {
@@ -90,6 +96,9 @@ Case load_case(const YAML::Node& c) {
                 n.non_tas_usage["pods"] += 1;
             }
         }
+    if (c["priorTasUsage"])
+        for (const auto& u : c["priorTasUsage"])
+            k.prior.push_back({strings(u["values"]), amounts(u["requests"]), u["count"].as<std::int32_t>()});
     for (const auto& ps : c["podSets"]) {
         topo::PodSetRequest r;
         r.name = ps["name"].as<std::string>();
@@ -200,7 +209,9 @@ TEST_CASE("topology: Kueue's TestFindTopologyAssignments table", "[topology][kue
         if (!t) {
             diff = "topology: " + err;
         } else {
-            diff = compare(k, t->assign(k.podsets, k.options));
+            for (const auto& u : k.prior)
+                if (!t->add_usage(u.values, u.requests, u.count)) diff = "prior usage on an unknown domain\n";
+            diff += compare(k, t->assign(k.podsets, k.options));
         }
         if (diff.empty()) {
             ++passed;

@@ -369,9 +369,19 @@ def translate_case(name, tc):
             raise Untranslatable("feature gate %s=%s (not modelled)" % (g, str(v).lower()))
     if tc.get('workload') is not None:
         raise Untranslatable("failed-node replacement (a workload with unhealthy nodes): not modelled")
-    for k in ('priorFlavorUsage', 'priorOwnUsage', 'aggregatedDomainUsages'):
-        if tc.get(k):
-            raise Untranslatable("usage of other flavors over the same nodes (%s): not modelled" % k)
+    if tc.get('aggregatedDomainUsages'):
+        raise Untranslatable("aggregatedDomainUsages given directly: not modelled")
+    prior = []
+    # priorOwnUsage: TAS workloads already admitted in this flavor.
+    # priorFlavorUsage: TAS workloads of another flavor on the same nodes,
+    # which the harness applies (TASHandleOverlappingFlavors) only when the
+    # hostname is the lowest level.
+    for u in tc.get('priorOwnUsage') or []:
+        prior.append(u)
+    if tc.get('priorFlavorUsage'):
+        if tc['levels'][-1] != 'kubernetes.io/hostname':
+            raise Untranslatable("priorFlavorUsage on a topology without hostname (ignored by Kueue): not translated")
+        prior.extend(tc['priorFlavorUsage'])
     if options:
         out['options'] = options
     out['levels'] = list(tc['levels'])
@@ -394,6 +404,10 @@ def translate_case(name, tc):
             if 'phase' in p:
                 pod['phase'] = p['phase']
             out['pods'].append(pod)
+    if prior:
+        out['priorTasUsage'] = [{'values': list(u['Values']), 'count': u['Count'],
+                                 'requests': {r: kueue_amount(r, v) for r, v in u['SinglePodRequests'].items()}}
+                                for u in prior]
     out['podSets'] = []
     for ps in tc['podSets']:
         if ps.get('previousAssignment') is not None:
