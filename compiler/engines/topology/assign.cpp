@@ -28,6 +28,7 @@ struct State {
     i32 pod_wl = 0;    // podCountWithLeader
     i32 slice_wl = 0;  // sliceCountWithLeader
     i32 leader = 0;
+    i64 affinity = 0;  // preferred-affinity score (sum over the leaves below)
 };
 
 struct Stats {
@@ -197,8 +198,10 @@ private:
 
     std::vector<int> sorted(std::vector<int> d) const {
         const bool lfc = least_free();
+        const bool aff = o_.respect_preferred_affinity;
         std::sort(d.begin(), d.end(), [&](int a, int b) {
             const State &x = st_[a], &y = st_[b];
+            if (aff && x.affinity != y.affinity) return x.affinity > y.affinity;
             if (x.slice != y.slice) return lfc ? x.slice < y.slice : x.slice > y.slice;
             if (x.pod != y.pod) return x.pod < y.pod;
             return less_values(a, b);
@@ -208,9 +211,11 @@ private:
 
     std::vector<int> sorted_with_leader(std::vector<int> d) const {
         const bool lfc = least_free();
+        const bool aff = o_.respect_preferred_affinity;
         std::sort(d.begin(), d.end(), [&](int a, int b) {
             const State &x = st_[a], &y = st_[b];
             if (x.leader != y.leader) return x.leader > y.leader;
+            if (aff && x.affinity != y.affinity) return x.affinity > y.affinity;
             if (x.slice_wl != y.slice_wl) return lfc ? x.slice_wl < y.slice_wl : x.slice_wl > y.slice_wl;
             if (x.pod_wl != y.pod_wl) return x.pod_wl < y.pod_wl;
             return less_values(a, b);
@@ -225,7 +230,15 @@ private:
         int best = d[from];
         i32 best_count = INT32_MAX;
         bool found = false;
-        for (std::size_t i = from; i < d.size(); ++i) {
+        // topAffinityTierDomains: only the domains sharing the first one's score.
+        std::size_t end = d.size();
+        if (o_.respect_preferred_affinity)
+            for (std::size_t i = from; i < d.size(); ++i)
+                if (st_[d[i]].affinity != st_[d[from]].affinity) {
+                    end = i;
+                    break;
+                }
+        for (std::size_t i = from; i < end; ++i) {
             const int x = d[i];
             if (st_[x].leader < leader) continue;
             i32 c = count(st_[x]);
@@ -303,6 +316,17 @@ void Placer::fill_leaves(const PodSetRequest& w, const PodSetRequest* leader) {
                 ++stats_.affinity;
                 continue;
             }
+            if (o_.respect_preferred_affinity)
+                for (const auto& term : w.preferred_affinity) {
+                    if (term.weight == 0 || term.preference.empty()) continue;  // skipped by Kubernetes
+                    bool all = true;
+                    for (const auto& r : term.preference)
+                        if (!requirement_matches(r, n.labels)) {
+                            all = false;
+                            break;
+                        }
+                    if (all) st_[leaf.domain].affinity += term.weight;
+                }
         }
         for (std::size_t r = 0; r < rem.size(); ++r) rem[r] = leaf.free[r] - leaf.tas_usage[r];
         if (!assumed.empty()) {
@@ -342,6 +366,7 @@ void Placer::fill_up(int d, int level) {
         return;
     }
     i32 pods = 0, slices = 0, leader = 0;
+    i64 affinity = 0;
     bool contributor = false;
     i32 min_pod_diff = INT32_MAX, min_slice_diff = INT32_MAX;
     const int child_level = level + 1;
@@ -362,6 +387,7 @@ void Placer::fill_up(int d, int level) {
             min_slice_diff = std::min(y.slice - y.slice_wl, min_slice_diff);
         }
         leader = std::max(y.leader, leader);
+        affinity += y.affinity;
     }
     State& z = st_[d];
     z.pod = pods;
@@ -373,6 +399,7 @@ void Placer::fill_up(int d, int level) {
         z.pod_wl = 0;
     }
     z.leader = leader;
+    z.affinity = affinity;
     if (level == p_.slice_level) {
         slices = z.pod / p_.slice_size;
         slice_wl = z.pod_wl / p_.slice_size;
@@ -549,7 +576,20 @@ std::string Placer::find_level(int level, int& fit_level, std::vector<int>& out)
         if (p_.required) return reason(st_[order.back()].pod, slice_count);
     }
     if (st_[top].slice_wl < slice_count || st_[top].leader < p_.leader_count) {
-        if (p_.required) return reason(st_[top].slice, slice_count);
+        if (p_.required) {
+            // With preferred affinity the fullest domain may be a preferred
+            // one too small: look further before failing.
+            if (o_.respect_preferred_affinity)
+                for (std::size_t i = 1; i < order.size(); ++i) {
+                    const State& x = st_[order[i]];
+                    if (x.slice_wl >= slice_count && x.leader >= p_.leader_count) {
+                        fit_level = level;
+                        out = {best_fit_slices(order, i, slice_count, p_.leader_count)};
+                        return "";
+                    }
+                }
+            return reason(st_[top].slice, slice_count);
+        }
         if (level > 0 && !p_.unconstrained) return find_level(level - 1, fit_level, out);
         // Several domains at this level.
         std::vector<int> results;

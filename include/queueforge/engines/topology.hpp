@@ -21,9 +21,9 @@
 // constraints (TASMultiLayerTopology, on by default since 0.19); podset groups
 // (one leader podset + one worker podset co-located); several podsets placed
 // one after the other in one flavor, each seeing the previous ones' usage.
-// Not modelled (yet): TASBalancedPlacement (alpha), preferred node affinity
-// scoring (TASRespectNodeAffinityPreferred, alpha), failed-node replacement,
-// elastic workload slices, overlapping flavors sharing nodes.
+// Preferred node affinity (TASRespectNodeAffinityPreferred, alpha) is an
+// option. Not modelled (yet): TASBalancedPlacement (alpha), failed-node
+// replacement, elastic workload slices.
 //
 // Limits: at most 16 levels (Kueue's API bound) and 100,000 nodes per
 // topology; one placement is O(nodes x requested resources) plus sorting the
@@ -95,6 +95,13 @@ struct LabelRequirement {
 // Terms are ORed, the requirements of a term ANDed.
 using NodeSelectorTerms = std::vector<std::vector<LabelRequirement>>;
 
+// preferredDuringSchedulingIgnoredDuringExecution: a node scores the sum of
+// the weights of the terms it matches.
+struct PreferredTerm {
+    std::int32_t weight = 0;
+    std::vector<LabelRequirement> preference;
+};
+
 struct PodSetRequest {
     std::string name = "main";
     std::int32_t count = 1;
@@ -108,6 +115,7 @@ struct PodSetRequest {
     std::vector<Toleration> tolerations;
     std::map<std::string, std::string> node_selector;
     std::optional<NodeSelectorTerms> required_affinity;
+    std::vector<PreferredTerm> preferred_affinity;  // read only with respect_preferred_affinity
     // podset-group-name: two podsets with the same group are placed together
     // (the one with the smaller count is the leader).
     std::optional<std::string> group;
@@ -115,6 +123,9 @@ struct PodSetRequest {
 
 struct Options {
     bool profile_mixed = true;  // TASProfileMixed
+    // TASRespectNodeAffinityPreferred (alpha, off by default): domains with a
+    // higher preferred-affinity score come first, before capacity.
+    bool respect_preferred_affinity = false;
     // Reject a slice size that does not divide the podset count
     // (TASValidateWorkloadSliceSize, on by default since 0.20, rejects such
     // workloads at admission; false keeps the snapshot's integer division).

@@ -67,6 +67,8 @@ Case load_case(const YAML::Node& c) {
     k.spec.levels = strings(c["levels"]);
     k.spec.flavor_node_labels = string_map(c["flavorNodeLabels"]);
     if (c["options"] && c["options"]["profileMixed"]) k.options.profile_mixed = c["options"]["profileMixed"].as<bool>();
+    if (c["options"] && c["options"]["respectPreferredAffinity"])
+        k.options.respect_preferred_affinity = c["options"]["respectPreferredAffinity"].as<bool>();
     // The table tests the snapshot, below the webhook that rejects a slice
     // size not dividing the count.
     k.options.require_slice_divides_count = false;
@@ -130,15 +132,21 @@ Case load_case(const YAML::Node& c) {
                 r.tolerations.push_back({t["key"].as<std::string>(""), t["operator"].as<std::string>("Equal"),
                                          t["value"].as<std::string>(""), t["effect"].as<std::string>("")});
         r.node_selector = string_map(ps["nodeSelector"]);
-        if (ps["nodeAffinity"]) {
-            topo::NodeSelectorTerms terms;
-            for (const auto& term : ps["nodeAffinity"]) {
-                std::vector<topo::LabelRequirement> reqs;
-                for (const auto& e : term)
-                    reqs.push_back({e["key"].as<std::string>(), e["operator"].as<std::string>(), strings(e["values"])});
-                terms.push_back(std::move(reqs));
+        auto requirements = [](const YAML::Node& term) {
+            std::vector<topo::LabelRequirement> reqs;
+            for (const auto& e : term)
+                reqs.push_back({e["key"].as<std::string>(), e["operator"].as<std::string>(), strings(e["values"])});
+            return reqs;
+        };
+        if (auto aff = ps["nodeAffinity"]) {
+            if (aff["required"]) {
+                topo::NodeSelectorTerms terms;
+                for (const auto& term : aff["required"]) terms.push_back(requirements(term));
+                r.required_affinity = std::move(terms);
             }
-            r.required_affinity = std::move(terms);
+            if (aff["preferred"])
+                for (const auto& t : aff["preferred"])
+                    r.preferred_affinity.push_back({t["weight"].as<std::int32_t>(), requirements(t["preference"])});
         }
         if (ps["groupName"]) r.group = ps["groupName"].as<std::string>();
         std::optional<topo::Assignment> want;
