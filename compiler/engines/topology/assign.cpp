@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 
@@ -194,10 +195,48 @@ private:
 
     // Domains compared are always of one level, where rank is the order of
     // their values.
-    bool less_values(int a, int b) const { return s_.domains[a].rank < s_.domains[b].rank; }
+    bool less_values(int a, int b) const { return dom(a).rank < dom(b).rank; }
 
-    std::vector<int> sorted(std::vector<int> d) const {
-        const bool lfc = least_free();
+    // Domains of the snapshot, then the copies balanced placement works on
+    // (cloneDomains: same values, own state, own children).
+    std::vector<Domain> extra_;
+    const Domain& dom(int d) const {
+        const int n = static_cast<int>(s_.domains.size());
+        return d < n ? s_.domains[d] : extra_[d - n];
+    }
+    int clone(int d, int parent);
+    std::vector<int> clone_all(const std::vector<int>& d) {
+        std::vector<int> out;
+        for (int x : d) out.push_back(clone(x, -1));
+        return out;
+    }
+    std::vector<int> lower(const std::vector<int>& d) const {
+        std::vector<int> out;
+        for (int x : d)
+            for (int c : dom(x).children) out.push_back(c);
+        return out;
+    }
+    // Balanced placement (TASBalancedPlacement, tas_balanced_placement.go).
+    struct Greedy {
+        bool fits = false;
+        i32 count = 0;
+        int last_wl = -1;
+        int last = -1;
+    };
+    Greedy greedy(const std::vector<int>& d, i32 slice_count, i32 leader_count) const;
+    std::vector<int> optimal_set(const std::vector<int>& d, i32 slice_count, i32 leader_count, bool entropy) const;
+    double entropy(int d) const;
+    void clear_state(int d);
+    void clear_leader(int d);
+    void prune_node(int d, i32 threshold);
+    void prune(const std::vector<int>& d, i32 threshold);
+    std::pair<std::vector<int>, i32> balanced_candidates();
+    std::string balanced_apply(i32 threshold, std::vector<int>& cur, int& fit_level);
+    bool ignore_inner_ = false;  // fillInCountsHelper called without the inner slice layers
+
+    std::vector<int> sorted(std::vector<int> d) const { return sorted_by(std::move(d), least_free()); }
+    std::vector<int> sorted_bf(std::vector<int> d) const { return sorted_by(std::move(d), false); }
+    std::vector<int> sorted_by(std::vector<int> d, bool lfc) const {
         const bool aff = o_.respect_preferred_affinity;
         std::sort(d.begin(), d.end(), [&](int a, int b) {
             const State &x = st_[a], &y = st_[b];
@@ -210,7 +249,10 @@ private:
     }
 
     std::vector<int> sorted_with_leader(std::vector<int> d) const {
-        const bool lfc = least_free();
+        return sorted_with_leader_by(std::move(d), least_free());
+    }
+    std::vector<int> sorted_with_leader_bf(std::vector<int> d) const { return sorted_with_leader_by(std::move(d), false); }
+    std::vector<int> sorted_with_leader_by(std::vector<int> d, bool lfc) const {
         const bool aff = o_.respect_preferred_affinity;
         std::sort(d.begin(), d.end(), [&](int a, int b) {
             const State &x = st_[a], &y = st_[b];
@@ -357,8 +399,8 @@ void Placer::fill_leaves(const PodSetRequest& w, const PodSetRequest* leader) {
 // fillInCountsHelper
 void Placer::fill_up(int d, int level) {
     State& x = st_[d];
-    const Domain& dom = s_.domains[d];
-    if (dom.children.empty()) {
+    const Domain& dm = dom(d);
+    if (dm.children.empty()) {
         if (level == p_.slice_level) {
             x.slice = x.pod / p_.slice_size;
             x.slice_wl = x.pod_wl / p_.slice_size;
@@ -370,8 +412,8 @@ void Placer::fill_up(int d, int level) {
     bool contributor = false;
     i32 min_pod_diff = INT32_MAX, min_slice_diff = INT32_MAX;
     const int child_level = level + 1;
-    auto inner = p_.slice_size_at_level.find(child_level);
-    for (int c : dom.children) {
+    auto inner = ignore_inner_ ? p_.slice_size_at_level.end() : p_.slice_size_at_level.find(child_level);
+    for (int c : dm.children) {
         fill_up(c, child_level);
         const State& y = st_[c];
         i32 cp = y.pod, cpw = y.pod_wl;
@@ -425,10 +467,10 @@ std::string Placer::multi_layer_not_fit(int level) const {
     // The domain with the most slices (ties: the smallest domain ID).
     int best = -1;
     auto id_of = [&](int d) {
-        const Domain& dom = s_.domains[d];
-        if (dom.leaf >= 0) return s_.leaves[dom.leaf].id;
+        const Domain& dm = dom(d);
+        if (dm.leaf >= 0) return s_.leaves[dm.leaf].id;
         std::string id;
-        for (std::size_t i = 0; i < dom.values.size(); ++i) id += (i ? "," : "") + dom.values[i];
+        for (std::size_t i = 0; i < dm.values.size(); ++i) id += (i ? "," : "") + dm.values[i];
         return id;
     };
     for (int d : s_.per_level[level])
@@ -444,7 +486,7 @@ std::string Placer::multi_layer_not_fit(int level) const {
         for (int l = level; l < target; ++l) {
             std::vector<int> next;
             for (int d : frontier)
-                for (int ch : s_.domains[d].children) next.push_back(ch);
+                for (int ch : dom(d).children) next.push_back(ch);
             frontier.swap(next);
         }
         for (int d : frontier) fit += st_[d].pod / c.size;
@@ -629,7 +671,7 @@ Assignment Placer::build(std::vector<std::pair<int, i32>> d) const {
     a.levels.assign(s_.levels.begin() + static_cast<long>(from), s_.levels.end());
     for (const auto& [dom, count] : d) {
         if (count == 0) continue;
-        const auto& v = s_.domains[dom].values;
+        const auto& v = this->dom(dom).values;
         a.domains.push_back({std::vector<std::string>(v.begin() + static_cast<long>(from), v.end()), count});
     }
     return a;
@@ -637,7 +679,8 @@ Assignment Placer::build(std::vector<std::pair<int, i32>> d) const {
 
 std::string Placer::place(const PodSetRequest& w, const PodSetRequest* leader, std::optional<Assignment>& wa,
                           std::optional<Assignment>& la) {
-    std::fill(st_.begin(), st_.end(), State{});
+    extra_.clear();
+    st_.assign(s_.domains.size(), State{});
     stats_ = Stats{};
     p_ = Params{};
     p_.count = w.count;
@@ -693,16 +736,28 @@ std::string Placer::place(const PodSetRequest& w, const PodSetRequest* leader, s
     // Phase 2a
     int fit_level = 0;
     std::vector<int> cur;
-    if (std::string r = find_level(p_.requested_level, fit_level, cur); !r.empty()) return r;
+    bool balanced = false;
+    if (o_.balanced_placement && !p_.required && !p_.unconstrained) {
+        auto [candidates, threshold] = balanced_candidates();
+        if (threshold > 0) {
+            cur = std::move(candidates);
+            // A failure falls back to BestFit (Kueue logs it at V(3)).
+            balanced = balanced_apply(threshold, cur, fit_level).empty();
+        }
+    }
+    if (!balanced) {
+        cur.clear();
+        if (std::string r = find_level(p_.requested_level, fit_level, cur); !r.empty()) return r;
+    }
 
     // Phase 2b: descend.
     cur = update_counts(cur, p_.count, p_.leader_count, p_.slice_size, true);
     const int last = static_cast<int>(s_.levels.size()) - 1;
     int lvl = fit_level;
-    for (; lvl < std::min(last, p_.slice_level); ++lvl) {
+    for (; lvl < std::min(last, p_.slice_level) && !balanced; ++lvl) {
         std::vector<int> lower;
         for (int d : cur)
-            for (int c : s_.domains[d].children) lower.push_back(c);
+            for (int c : dom(d).children) lower.push_back(c);
         cur = update_counts(sorted(std::move(lower)), p_.count, p_.leader_count, p_.slice_size, true);
     }
     for (; lvl < last; ++lvl) {
@@ -713,7 +768,7 @@ std::string Placer::place(const PodSetRequest& w, const PodSetRequest* leader, s
         }
         std::vector<int> next;
         for (int d : cur) {
-            std::vector<int> kids = sorted(s_.domains[d].children);
+            std::vector<int> kids = sorted(dom(d).children);
             if (size_here > 1)
                 for (int k : kids) {
                     st_[k].slice = st_[k].pod / size_here;
@@ -737,6 +792,237 @@ std::string Placer::place(const PodSetRequest& w, const PodSetRequest* leader, s
         for (int d : cur) workers.emplace_back(d, st_[d].pod);
     }
     wa = build(std::move(workers));
+    return "";
+}
+
+// ---- balanced placement (tas_balanced_placement.go) ----
+
+int Placer::clone(int d, int parent) {
+    Domain c;
+    c.values = dom(d).values;
+    c.level = dom(d).level;
+    c.rank = dom(d).rank;
+    c.parent = parent;
+    const std::vector<int> kids = dom(d).children;
+    const int idx = static_cast<int>(s_.domains.size() + extra_.size());
+    extra_.push_back(std::move(c));
+    st_.push_back(st_[d]);
+    std::vector<int> cloned;
+    for (int k : kids) cloned.push_back(clone(k, idx));
+    extra_[idx - static_cast<int>(s_.domains.size())].children = std::move(cloned);
+    return idx;
+}
+
+// evaluateGreedyAssignment: does the request fit these domains taken in
+// BestFit order, how many domains it takes, and the last ones used.
+Placer::Greedy Placer::greedy(const std::vector<int>& d, i32 slice_count, i32 leader_count) const {
+    Greedy g;
+    i32 rem_slices = slice_count, rem_leader = leader_count;
+    std::vector<int> rest;
+    const bool saved = false;
+    (void)saved;
+    if (leader_count > 0) {
+        std::vector<int> wl = sorted_with_leader_bf(d);
+        std::size_t i = 0;
+        for (; rem_leader > 0 && i < wl.size() && st_[wl[i]].leader > 0; ++i) {
+            ++g.count;
+            g.last_wl = wl[i];
+            rem_leader -= st_[wl[i]].leader;
+            rem_slices -= st_[wl[i]].slice_wl;
+        }
+        rest = sorted_bf(std::vector<int>(wl.begin() + static_cast<long>(i), wl.end()));
+    } else {
+        rest = sorted_bf(d);
+    }
+    if (rem_leader > 0) return Greedy{};
+    for (std::size_t i = 0; rem_slices > 0 && i < rest.size() && st_[rest[i]].slice > 0; ++i) {
+        ++g.count;
+        g.last = rest[i];
+        rem_slices -= st_[rest[i]].slice;
+    }
+    if (rem_slices > 0) return Greedy{};
+    g.fits = true;
+    return g;
+}
+
+double Placer::entropy(int d) const {
+    i64 total = 0;
+    for (int c : dom(d).children) total += st_[c].pod;
+    if (total == 0) return 0.0;
+    double e = 0.0;
+    for (int c : dom(d).children)
+        if (st_[c].pod > 0) {
+            double p = static_cast<double>(st_[c].pod) / static_cast<double>(total);
+            e += -p * std::log2(p);
+        }
+    return e;
+}
+
+// selectOptimalDomainSetToFit: among the sets of the greedy size that hold
+// the request, the one leaving the least spare pods; the first found wins.
+std::vector<int> Placer::optimal_set(const std::vector<int>& d, i32 slice_count, i32 leader_count,
+                                     bool by_entropy) const {
+    Greedy g = greedy(d, slice_count, leader_count);
+    if (!g.fits) return {};
+    std::vector<int> order = d;
+    if (by_entropy) {
+        std::vector<double> ent(order.size());
+        std::map<int, double> e;
+        for (int x : order) e[x] = entropy(x);
+        std::sort(order.begin(), order.end(), [&](int a, int b) {
+            const State &x = st_[a], &y = st_[b];
+            if (x.leader != y.leader) return x.leader > y.leader;
+            if (x.slice_wl != y.slice_wl) return x.slice_wl > y.slice_wl;
+            if (e[a] != e[b]) return e[a] > e[b];
+            return less_values(a, b);
+        });
+    } else {
+        std::sort(order.begin(), order.end(), [&](int a, int b) { return less_values(a, b); });
+    }
+    const int n = g.count;
+    // placements[i][leaders left][pods left] = domains, for i domains used
+    std::vector<std::map<i32, std::map<i32, std::vector<int>>>> pl(static_cast<std::size_t>(n) + 1);
+    pl[0][leader_count][slice_count * p_.slice_size] = {};
+    for (int x : order) {
+        const State& st = st_[x];
+        for (int i = n; i > 0; --i) {
+            for (const auto& [before_leader, by_pods] : pl[static_cast<std::size_t>(i) - 1]) {
+                for (const auto& [before_pods, placement] : by_pods) {
+                    if (before_leader <= 0 && before_pods <= 0) continue;
+                    std::vector<int> next = placement;
+                    next.push_back(x);
+                    if (before_leader > 0 && st.leader > 0)
+                        pl[static_cast<std::size_t>(i)][before_leader - st.leader].try_emplace(before_pods - st.pod_wl,
+                                                                                                next);
+                    if (st.slice > 0)
+                        pl[static_cast<std::size_t>(i)][before_leader].try_emplace(before_pods - st.pod, next);
+                }
+            }
+        }
+    }
+    auto it = pl[static_cast<std::size_t>(n)].find(0);
+    if (it == pl[static_cast<std::size_t>(n)].end()) return {};
+    const std::vector<int>* best = nullptr;
+    for (const auto& [left, placement] : it->second)
+        if (left <= 0) best = &placement;  // ascending keys: the last one <= 0 is the closest to 0
+    return best ? *best : std::vector<int>{};
+}
+
+void Placer::clear_state(int d) {
+    i64 a = st_[d].affinity;
+    st_[d] = State{};
+    st_[d].affinity = a;
+    for (int c : dom(d).children) clear_state(c);
+}
+
+void Placer::clear_leader(int d) {
+    st_[d].pod_wl = 0;
+    st_[d].slice_wl = 0;
+    st_[d].leader = 0;
+    for (int c : dom(d).children) clear_leader(c);
+}
+
+void Placer::prune_node(int d, i32 threshold) {
+    if (st_[d].slice < threshold) {
+        clear_state(d);
+        return;
+    }
+    if (p_.leader_count > 0 && st_[d].leader > 0 && st_[d].slice_wl < threshold) clear_leader(d);
+}
+
+void Placer::prune(const std::vector<int>& d, i32 threshold) {
+    for (int x : d)
+        for (int c : dom(x).children) prune_node(c, threshold);
+    ignore_inner_ = true;
+    for (int x : d) {
+        fill_up(x, p_.requested_level);
+        prune_node(x, threshold);
+    }
+    ignore_inner_ = false;
+}
+
+// findBestDomainsForBalancedPlacement
+std::pair<std::vector<int>, i32> Placer::balanced_candidates() {
+    const i32 slice_count = p_.count / p_.slice_size;
+    std::vector<std::vector<int>> groups;
+    if (p_.requested_level == 0) {
+        groups.push_back(s_.per_level[0]);
+    } else {
+        std::vector<int> higher = s_.per_level[static_cast<std::size_t>(p_.requested_level) - 1];
+        std::sort(higher.begin(), higher.end(), [&](int a, int b) { return less_values(a, b); });
+        for (int h : higher) groups.push_back(dom(h).children);
+    }
+    i32 best = 0, best_count = 0;
+    std::vector<int> best_set;
+    for (const auto& group : groups) {
+        std::vector<int> cand = clone_all(group);
+        std::vector<int> low = p_.requested_level < p_.slice_level ? lower(cand) : cand;
+        Greedy g = greedy(low, slice_count, p_.leader_count);
+        if (!g.fits || g.count == 0) continue;
+        i32 threshold = slice_count / g.count;
+        if (g.last_wl >= 0) threshold = std::min(threshold, st_[g.last_wl].slice_wl);
+        if (g.last >= 0) threshold = std::min(threshold, st_[g.last].slice);
+        i32 with_reservation = threshold;
+        if (p_.leader_count > 0 && g.last >= 0) with_reservation = std::min(threshold, st_[g.last].slice_wl);
+        if (threshold < best) continue;
+        prune(cand, threshold);
+        Greedy after = greedy(cand, slice_count, p_.leader_count);
+        if (!after.fits && with_reservation < threshold) {
+            if (with_reservation <= 0 || with_reservation < best) continue;
+            threshold = with_reservation;
+            cand = clone_all(group);
+            prune(cand, threshold);
+            after = greedy(cand, slice_count, p_.leader_count);
+        }
+        if (!after.fits) continue;
+        if (threshold > best || (threshold == best && after.count < best_count)) {
+            best = threshold;
+            best_count = after.count;
+            best_set = cand;
+        }
+    }
+    return {best_set, best};
+}
+
+// applyBalancedPlacementAlgorithm + placeSlicesOnDomainsBalanced
+std::string Placer::balanced_apply(i32 threshold, std::vector<int>& cur, int& fit_level) {
+    const i32 slice_count = p_.count / p_.slice_size;
+    if (p_.requested_level < p_.slice_level) {
+        std::vector<int> result = optimal_set(cur, slice_count, p_.leader_count, true);
+        if (result.empty()) return "TAS Balanced Placement: Cannot find optimal domain set to fit the request";
+        cur = lower(result);
+        fit_level = p_.requested_level + 1;
+    } else {
+        fit_level = p_.requested_level;
+    }
+    std::vector<int> result = optimal_set(cur, slice_count, p_.leader_count, false);
+    if (result.empty()) return "TAS Balanced Placement: Cannot find optimal domain set to fit the request";
+    if (slice_count < static_cast<i32>(result.size()) * threshold)
+        return "TAS Balanced Placement: Not enough slices to meet the threshold";
+    result = sorted_with_leader_bf(result);
+    i32 extra = slice_count - static_cast<i32>(result.size()) * threshold;
+    i32 leaders_left = p_.leader_count;
+    for (int d : result) {
+        State& x = st_[d];
+        i32 take = 0;
+        if (leaders_left > 0) {
+            take = std::min(x.slice_wl - threshold, extra);
+            x.leader = 1;
+            --leaders_left;
+        } else if (extra > 0) {
+            take = std::min(x.slice - threshold, extra);
+            x.leader = 0;
+        } else {
+            x.leader = 0;
+        }
+        x.pod = (threshold + take) * p_.slice_size;
+        x.slice = threshold + take;
+        x.slice_wl = x.slice;
+        x.pod_wl = x.pod - x.leader;
+        extra -= take;
+    }
+    if (extra > 0 || leaders_left > 0) return "TAS Balanced Placement: Not all slices or leaders could be placed";
+    cur = std::move(result);
     return "";
 }
 

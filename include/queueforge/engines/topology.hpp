@@ -21,9 +21,9 @@
 // constraints (TASMultiLayerTopology, on by default since 0.19); podset groups
 // (one leader podset + one worker podset co-located); several podsets placed
 // one after the other in one flavor, each seeing the previous ones' usage.
-// Preferred node affinity (TASRespectNodeAffinityPreferred, alpha) is an
-// option. Not modelled (yet): TASBalancedPlacement (alpha), failed-node
-// replacement, elastic workload slices.
+// Preferred node affinity (TASRespectNodeAffinityPreferred) and balanced
+// placement (TASBalancedPlacement), both alpha, are options. Not modelled
+// (yet): failed-node replacement, elastic workload slices.
 //
 // Limits: at most 16 levels (Kueue's API bound) and 100,000 nodes per
 // topology; one placement is O(nodes x requested resources) plus sorting the
@@ -126,6 +126,9 @@ struct Options {
     // TASRespectNodeAffinityPreferred (alpha, off by default): domains with a
     // higher preferred-affinity score come first, before capacity.
     bool respect_preferred_affinity = false;
+    // TASBalancedPlacement (alpha, off by default): preferred podsets are
+    // spread evenly over the fewest domains that hold them.
+    bool balanced_placement = false;
     // Reject a slice size that does not divide the podset count
     // (TASValidateWorkloadSliceSize, on by default since 0.20, rejects such
     // workloads at admission; false keeps the snapshot's integer division).

@@ -69,6 +69,8 @@ Case load_case(const YAML::Node& c) {
     if (c["options"] && c["options"]["profileMixed"]) k.options.profile_mixed = c["options"]["profileMixed"].as<bool>();
     if (c["options"] && c["options"]["respectPreferredAffinity"])
         k.options.respect_preferred_affinity = c["options"]["respectPreferredAffinity"].as<bool>();
+    if (c["options"] && c["options"]["balancedPlacement"])
+        k.options.balanced_placement = c["options"]["balancedPlacement"].as<bool>();
     // The table tests the snapshot, below the webhook that rejects a slice
     // size not dividing the count.
     k.options.require_slice_divides_count = false;

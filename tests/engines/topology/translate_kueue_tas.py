@@ -370,8 +370,9 @@ def translate_case(name, tc):
             pass  # an optimisation: same placements either way
         elif g == 'TASMultiLayerTopology' and v:
             pass  # the default
-        elif g == 'TASBalancedPlacement' and not v:
-            pass
+        elif g == 'TASBalancedPlacement':
+            if v:
+                options['balancedPlacement'] = True
         elif g == 'TASRespectNodeAffinityPreferred':
             if v:
                 options['respectPreferredAffinity'] = True
