@@ -172,7 +172,17 @@ class Parser:
             return v
         if tok[0] == 'i':
             if tok[1] == 'func':
-                raise Untranslatable("built by a Go function literal (computed in code)")
+                if self.env.get('__hand__') is None:
+                    raise Untranslatable("built by a Go function literal (computed in code)")
+                # func() T { ... }(): replaced by the hand translation of the case
+                j = self.i
+                while self.t[j] != ('o', '{'):
+                    j += 1
+                j = block_end(self.t, j)
+                if self.t[j:j + 2] != [('o', '('), ('o', ')')]:
+                    raise Untranslatable("function literal not called in place")
+                self.i = j + 2
+                return self.env['__hand__']
             if tok[1] == 'map':
                 typ = self.parse_type()
                 return self.composite(typ)
@@ -202,7 +212,7 @@ class Parser:
         return out
 
     def ident(self, name):
-        if name in self.env:
+        if name in self.env and not name.startswith('__'):
             return self.env[name]
         if name in CONSTS:
             return CONSTS[name]
@@ -491,6 +501,32 @@ EXPLAIN = {
 }
 
 
+def gb200_nodes(env):
+    # "multi-layer topology: mimic a real-world GB200 cluster ...": the case
+    # builds its nodes in a Go loop over 8 racks (dc, aizone, block, rack) x 18
+    # nodes, named block-rack-aizone-n<i>, each with 2 nvidia.com/gpu and 110
+    # pods, Ready. Written out here from that loop's literal data.
+    racks = [('dc0', 'aizone0', 'block0', 'r0'), ('dc0', 'aizone0', 'block0', 'r1'),
+             ('dc0', 'aizone0', 'block1', 'r2'), ('dc0', 'aizone0', 'block1', 'r3'),
+             ('dc0', 'aizone1', 'block2', 'r4'), ('dc0', 'aizone1', 'block2', 'r5'),
+             ('dc0', 'aizone1', 'block3', 'r6'), ('dc0', 'aizone1', 'block3', 'r7')]
+    nodes = []
+    for dc, az, block, rack in racks:
+        for i in range(18):
+            nodes.append({'name': '%s-%s-%s-n%d' % (block, rack, az, i), 'ready': True,
+                          'labels': {env['tasDataCenterLabel']: dc, env['tasAIZoneLabel']: az,
+                                     env['tasBlockLabel']: block, env['tasRackLabel']: rack},
+                          'allocatable': {'nvidia.com/gpu': '2', 'pods': '110'}})
+    return nodes
+
+
+# Cases whose inputs are computed by Go code, translated by hand (see above).
+HAND = {
+    'multi-layer topology: mimic a real-world GB200 cluster, with NVL36 arch (2GPUs/node); dc required; '
+    'aizone slices of 48; rack slices of 16; TASMultiLayerTopology': gb200_nodes,
+}
+
+
 def main():
     path, commit = sys.argv[1], sys.argv[2]
     if not path.endswith('.go'):
@@ -535,7 +571,9 @@ def main():
         assert toks[i + 1] == ('o', ':')
         j = block_end(toks, i + 2)
         try:
-            p = Parser(toks[i + 2:j], env)
+            case_env = dict(env)
+            case_env['__hand__'] = HAND[name](env) if name in HAND else None
+            p = Parser(toks[i + 2:j], case_env)
             tc = p.composite('')
             cases.append(translate_case(name, tc))
         except (Untranslatable, SyntaxError) as e:
