@@ -79,6 +79,15 @@ Reqs resolve(const Snapshot& s, const Amounts& a, bool add_pod) {
 // resources.CountInWithLimitingResource: how many times the request fits,
 // and the position in `r` of the resource giving the minimum (ties by name,
 // -1 for an empty request).
+std::string domain_id(const std::vector<std::string>& values) {
+    std::string id;
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        if (k) id += ',';
+        id += values[k];
+    }
+    return id;
+}
+
 std::pair<i32, int> count_in(const Reqs& r, const i64* cap) {
     i32 best = 0;
     int limiting = -1;
@@ -1026,6 +1035,110 @@ std::string Placer::balanced_apply(i32 threshold, std::vector<int>& cur, int& fi
     return "";
 }
 
+void add_assumed(const Snapshot& s, Placer& placer, const Assignment& a, const Amounts& per_pod) {
+    const Reqs req = resolve(s, per_pod, false);
+    for (const auto& d : a.domains) {
+        auto leaf = s.leaf_by_id.find(domain_id(d.values));
+        if (leaf == s.leaf_by_id.end()) continue;
+        auto& u = placer.assumed[leaf->second];
+        if (u.empty()) u.assign(s.resources.size(), 0);
+        for (const auto& q : req)
+            if (q.idx >= 0) u[q.idx] += q.value * d.count;
+        u[s.resource_index("pods")] += d.count;
+    }
+}
+
+bool stale(const Snapshot& s, const Assignment& a) {
+    for (const auto& d : a.domains)
+        if (!s.leaf_by_id.count(domain_id(d.values))) return true;
+    return false;
+}
+
+// mergeTopologyAssignments: both lists in the order of their leaves' domain
+// IDs (full values joined by ','), equal neighbours summed.
+Assignment merge(const Snapshot& s, const Assignment& a, const Assignment& b) {
+    std::vector<std::pair<std::string, DomainAssignment>> all;
+    for (const auto* x : {&a, &b})
+        for (const auto& d : x->domains) {
+            const Domain& leaf = s.domains[s.leaves[s.leaf_by_id.at(domain_id(d.values))].domain];
+            all.emplace_back(domain_id(leaf.values), d);
+        }
+    std::stable_sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    Assignment out;
+    out.levels = a.levels;
+    for (auto& [_, d] : all) {
+        if (!out.domains.empty() && domain_id(out.domains.back().values) == domain_id(d.values))
+            out.domains.back().count += d.count;
+        else
+            out.domains.push_back(d);
+    }
+    return out;
+}
+
+// handleElasticWorkload (tas_elastic_workloads.go): a replacement workload
+// slice keeps its previous placement; a scale-up places only the new pods,
+// a scale-down drops pods from the end. nullopt: not applicable (no or stale
+// previous assignment), the normal placement runs; otherwise whether it
+// succeeded (results appended to `out`).
+std::optional<bool> elastic(const Snapshot& s, Placer& placer, const PodSetRequest& workers,
+                            const PodSetRequest* leader, Outcome& out) {
+    if (!workers.previous_assignment || stale(s, *workers.previous_assignment)) return std::nullopt;
+    if (leader && leader->previous_assignment && stale(s, *leader->previous_assignment)) return std::nullopt;
+    const Assignment& prev = *workers.previous_assignment;
+    i32 previous = 0;
+    for (const auto& d : prev.domains) previous += d.count;
+    auto finalize = [&](const Assignment& wa) {
+        out.podsets.push_back({workers.name, wa, ""});
+        add_assumed(s, placer, wa, workers.requests);
+        if (leader) {
+            Assignment la = leader->previous_assignment ? *leader->previous_assignment : Assignment{};
+            out.podsets.push_back({leader->name, la, ""});
+            add_assumed(s, placer, la, leader->requests);
+        }
+        return true;
+    };
+    if (workers.count < previous) {
+        // TruncateAssignment: keep the first domains up to the new count.
+        Assignment t;
+        t.levels = prev.levels;
+        i32 remaining = workers.count;
+        for (const auto& d : prev.domains) {
+            if (remaining <= 0) break;
+            t.domains.push_back({d.values, std::min(d.count, remaining)});
+            remaining -= t.domains.back().count;
+        }
+        return finalize(t);
+    }
+    if (workers.count == previous) return finalize(prev);
+    PodSetRequest delta = workers;
+    delta.count = workers.count - previous;
+    delta.previous_assignment.reset();
+    add_assumed(s, placer, prev, workers.requests);
+    const PodSetRequest* placement_leader = leader;
+    if (leader && leader->previous_assignment) {
+        add_assumed(s, placer, *leader->previous_assignment, leader->requests);
+        placement_leader = nullptr;
+    }
+    std::optional<Assignment> wa, la;
+    std::string reason = placer.place(delta, placement_leader, wa, la);
+    if (!reason.empty()) {
+        out.podsets.push_back({workers.name, std::nullopt, reason});
+        return false;
+    }
+    Assignment merged = merge(s, *wa, prev);
+    out.podsets.push_back({workers.name, merged, ""});
+    if (leader) {
+        if (leader->previous_assignment) {
+            out.podsets.push_back({leader->name, *leader->previous_assignment, ""});
+        } else {
+            out.podsets.push_back({leader->name, la, ""});
+            add_assumed(s, placer, *la, leader->requests);
+        }
+    }
+    add_assumed(s, placer, *wa, workers.requests);
+    return true;
+}
+
 std::string check_request(const PodSetRequest& p, const Options& o) {
     if (p.count < 0) return "podset \"" + p.name + "\": count " + std::to_string(p.count) + " is negative";
     for (const auto& [r, v] : p.requests)
@@ -1093,6 +1206,12 @@ Outcome Topology::assign(const std::vector<PodSetRequest>& podsets, const Option
                 wi = g[1];
             }
         }
+        if (options.elastic_workload_slices) {
+            if (auto handled = elastic(s, placer, podsets[wi], li ? &podsets[*li] : nullptr, out)) {
+                if (!*handled) return out;
+                continue;
+            }
+        }
         std::optional<Assignment> wa, la;
         std::string reason = placer.place(podsets[wi], li ? &podsets[*li] : nullptr, wa, la);
         for (std::size_t i : g) {
@@ -1104,21 +1223,7 @@ Outcome Topology::assign(const std::vector<PodSetRequest>& podsets, const Option
         }
         if (!reason.empty()) return out;
         // The usage of this group is seen by the next ones (assumedUsage).
-        for (std::size_t i : g) {
-            const Assignment& a = i == wi ? *wa : *la;
-            const Reqs req = resolve(s, podsets[i].requests, false);
-            for (const auto& d : a.domains) {
-                std::string id;
-                for (std::size_t k = 0; k < d.values.size(); ++k) id += (k ? "," : "") + d.values[k];
-                auto leaf = s.leaf_by_id.find(id);
-                if (leaf == s.leaf_by_id.end()) continue;
-                auto& u = placer.assumed[leaf->second];
-                if (u.empty()) u.assign(s.resources.size(), 0);
-                for (const auto& q : req)
-                    if (q.idx >= 0) u[q.idx] += q.value * d.count;
-                u[s.resource_index("pods")] += d.count;
-            }
-        }
+        for (std::size_t i : g) add_assumed(s, placer, i == wi ? *wa : *la, podsets[i].requests);
     }
     return out;
 }

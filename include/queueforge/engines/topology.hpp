@@ -22,8 +22,9 @@
 // (one leader podset + one worker podset co-located); several podsets placed
 // one after the other in one flavor, each seeing the previous ones' usage.
 // Preferred node affinity (TASRespectNodeAffinityPreferred) and balanced
-// placement (TASBalancedPlacement), both alpha, are options. Not modelled
-// (yet): failed-node replacement, elastic workload slices.
+// placement (TASBalancedPlacement) and elastic workload slices
+// (ElasticJobsViaWorkloadSlicesWithTAS), all alpha, are options. Not modelled
+// (yet): failed-node replacement.
 //
 // Limits: at most 16 levels (Kueue's API bound) and 100,000 nodes per
 // topology; one placement is O(nodes x requested resources) plus sorting the
@@ -102,6 +103,19 @@ struct PreferredTerm {
     std::vector<LabelRequirement> preference;
 };
 
+struct DomainAssignment {
+    std::vector<std::string> values;
+    std::int32_t count = 0;
+    bool operator==(const DomainAssignment&) const = default;
+};
+
+// Kueue's status.admission.podSetAssignments[].topologyAssignment.
+struct Assignment {
+    std::vector<std::string> levels;
+    std::vector<DomainAssignment> domains;
+    bool operator==(const Assignment&) const = default;
+};
+
 struct PodSetRequest {
     std::string name = "main";
     std::int32_t count = 1;
@@ -119,6 +133,8 @@ struct PodSetRequest {
     // podset-group-name: two podsets with the same group are placed together
     // (the one with the smaller count is the leader).
     std::optional<std::string> group;
+    // The placement of the workload slice this one replaces (elastic jobs).
+    std::optional<Assignment> previous_assignment;
 };
 
 struct Options {
@@ -129,23 +145,13 @@ struct Options {
     // TASBalancedPlacement (alpha, off by default): preferred podsets are
     // spread evenly over the fewest domains that hold them.
     bool balanced_placement = false;
+    // ElasticJobsViaWorkloadSlicesWithTAS (alpha, off by default): a podset
+    // with a previous assignment keeps it and places only added pods.
+    bool elastic_workload_slices = false;
     // Reject a slice size that does not divide the podset count
     // (TASValidateWorkloadSliceSize, on by default since 0.20, rejects such
     // workloads at admission; false keeps the snapshot's integer division).
     bool require_slice_divides_count = true;
-};
-
-struct DomainAssignment {
-    std::vector<std::string> values;
-    std::int32_t count = 0;
-    bool operator==(const DomainAssignment&) const = default;
-};
-
-// Kueue's status.admission.podSetAssignments[].topologyAssignment.
-struct Assignment {
-    std::vector<std::string> levels;
-    std::vector<DomainAssignment> domains;
-    bool operator==(const Assignment&) const = default;
 };
 
 struct PodSetResult {

@@ -69,6 +69,8 @@ Case load_case(const YAML::Node& c) {
     if (c["options"] && c["options"]["profileMixed"]) k.options.profile_mixed = c["options"]["profileMixed"].as<bool>();
     if (c["options"] && c["options"]["respectPreferredAffinity"])
         k.options.respect_preferred_affinity = c["options"]["respectPreferredAffinity"].as<bool>();
+    if (c["options"] && c["options"]["elasticWorkloadSlices"])
+        k.options.elastic_workload_slices = c["options"]["elasticWorkloadSlices"].as<bool>();
     if (c["options"] && c["options"]["balancedPlacement"])
         k.options.balanced_placement = c["options"]["balancedPlacement"].as<bool>();
     // The table tests the snapshot, below the webhook that rejects a slice
@@ -151,13 +153,15 @@ Case load_case(const YAML::Node& c) {
                     r.preferred_affinity.push_back({t["weight"].as<std::int32_t>(), requirements(t["preference"])});
         }
         if (ps["groupName"]) r.group = ps["groupName"].as<std::string>();
-        std::optional<topo::Assignment> want;
-        if (auto w = ps["wantAssignment"]) {
+        auto assignment = [](const YAML::Node& w) {
             topo::Assignment a;
             a.levels = strings(w["levels"]);
             for (const auto& d : w["domains"]) a.domains.push_back({strings(d["values"]), d["count"].as<std::int32_t>()});
-            want = std::move(a);
-        }
+            return a;
+        };
+        if (ps["previousAssignment"]) r.previous_assignment = assignment(ps["previousAssignment"]);
+        std::optional<topo::Assignment> want;
+        if (ps["wantAssignment"]) want = assignment(ps["wantAssignment"]);
         k.want_assignment.push_back(std::move(want));
         k.want_reason.push_back(ps["wantReason"].as<std::string>(""));
         k.podsets.push_back(std::move(r));
