@@ -180,6 +180,13 @@ public:
 
     // assumed usage of earlier podsets of the same call, per leaf
     std::map<int, std::vector<i64>> assumed;
+    // Node replacement: only leaves in this domain (Kueue's domain ID) count.
+    std::string required_domain;
+    int level_of_key(const std::string& key) const { return level_of(key); }
+    std::string domain_id_of(int d) const {
+        const Domain& dm = dom(d);
+        return dm.leaf >= 0 ? s_.leaves[dm.leaf].id : domain_id(dm.values);
+    }
 
     // findTopologyAssignment: the assignment of the workers (and leader), or
     // Kueue's reason.
@@ -378,6 +385,15 @@ void Placer::fill_leaves(const PodSetRequest& w, const PodSetRequest* leader) {
                         }
                     if (all) st_[leaf.domain].affinity += term.weight;
                 }
+        }
+        if (!required_domain.empty()) {
+            // BelongsTo on the leaf's full values: a replacement stays in the
+            // domain of the pods it joins.
+            const std::string full = domain_id(s_.domains[leaf.domain].values);
+            if (full != required_domain && full.rfind(required_domain + ",", 0) != 0) {
+                ++stats_.topology_domain;
+                continue;
+            }
         }
         for (std::size_t r = 0; r < rem.size(); ++r) rem[r] = leaf.free[r] - leaf.tas_usage[r];
         if (!assumed.empty()) {
@@ -1139,6 +1155,108 @@ std::optional<bool> elastic(const Snapshot& s, Placer& placer, const PodSetReque
     return true;
 }
 
+// ---- failed-node replacement (findReplacementAssignment) ----
+
+// requiredReplacementDomain: the domain the replacement pods must stay in.
+std::string replacement_domain(const Snapshot& s, const Placer& placer, const PodSetRequest& r, i32 count,
+                               const Assignment& ta) {
+    std::string key;
+    if (r.mode == Mode::Required || r.mode == Mode::Preferred) key = r.level;
+    else if (r.mode == Mode::Unconstrained && !r.slices.empty() && r.level.empty()) key = s.levels.front();
+    else key = s.levels.back();
+    int level = placer.level_of_key(key);
+    if (level < 0 || ta.domains.empty()) return "";
+    if (!r.slices.empty() && r.slices.front().size <= 0) return "";
+    const int node_level = static_cast<int>(s.levels.size()) - 1;
+    auto ancestor_at = [&](const std::vector<std::string>& values, int lvl) -> int {
+        auto leaf = s.leaf_by_id.find(domain_id(values));
+        if (leaf == s.leaf_by_id.end()) return -1;
+        int d = s.leaves[leaf->second].domain;
+        for (int l = node_level; l > lvl; --l) d = s.domains[d].parent;
+        return d;
+    };
+    // findIncompleteSliceDomain: the slice-level domain whose pods plus the
+    // missing ones make whole slices (first by domain ID).
+    auto incomplete = [&](i32 size, const std::string& topology) -> std::string {
+        int lvl = placer.level_of_key(topology);
+        if (lvl < 0) return "";
+        std::map<std::string, i32> usage;
+        for (const auto& d : ta.domains) {
+            int a = ancestor_at(d.values, lvl);
+            if (a >= 0) usage[placer.domain_id_of(a)] += d.count;
+        }
+        for (const auto& [id, n] : usage)
+            if ((n + count) % size == 0) return id;
+        return "";
+    };
+    if (!r.slices.empty() && count % r.slices.front().size != 0) {
+        if (r.slices.size() > 1)
+            for (auto it = r.slices.rbegin(); it != r.slices.rend(); ++it)
+                if (count % it->size != 0) return incomplete(it->size, it->level);
+        return incomplete(r.slices.front().size, r.slices.front().level);
+    }
+    if (r.mode != Mode::Required) return "";
+    int d = ancestor_at(ta.domains.front().values, level);
+    return d < 0 ? "" : placer.domain_id_of(d);
+}
+
+Outcome replace(const Snapshot& s, Placer& placer, const std::vector<PodSetRequest>& podsets,
+                const std::vector<std::vector<std::size_t>>& groups, const NodeReplacement& nr) {
+    Outcome out;
+    for (const auto& g : groups)
+        for (std::size_t i : g) {
+            const PodSetRequest& r = podsets[i];
+            if (!r.current_assignment) continue;  // nothing admitted for this podset
+            if (nr.skip_pod_owned && nr.owned_by_single_pod) {
+                // SkipReassignmentForPodOwnedWorkloads: the pod cannot move.
+                out.podsets.push_back({r.name, *r.current_assignment, ""});
+                continue;
+            }
+            Assignment existing = *r.current_assignment;
+            i32 affected = 0;
+            std::vector<DomainAssignment> kept;
+            for (const auto& d : existing.domains) {
+                if (!d.values.empty() && d.values.back() == nr.unhealthy_node) affected = d.count;
+                else kept.push_back(d);
+            }
+            existing.domains = kept;
+            auto fail = [&](std::string reason) {
+                out.podsets.push_back({r.name, std::nullopt, std::move(reason)});
+                return out;
+            };
+            for (const auto& d : existing.domains)
+                if (!s.leaf_by_id.count(domain_id(d.values)))
+                    return fail("Cannot replace the node, because the existing topologyAssignment is invalid, as it "
+                                "contains the stale domain " + d.values.front());
+            PodSetRequest copy = r;
+            copy.count = affected;
+            copy.previous_assignment.reset();
+            const std::string domain = replacement_domain(s, placer, r, affected, existing);
+            if (!r.slices.empty() && !domain.empty() && r.slices.front().size > 0 &&
+                affected % r.slices.front().size != 0) {
+                // The innermost layer whose size divides the replaced pods.
+                copy.slices.clear();
+                for (auto it = r.slices.rbegin(); it != r.slices.rend(); ++it)
+                    if (affected % it->size == 0) {
+                        copy.slices = {*it};
+                        break;
+                    }
+                if (copy.slices.empty() && copy.mode == Mode::Unconstrained && copy.level.empty())
+                    copy.mode = Mode::Implied;  // no slice left: Kueue finds no level either
+            }
+            placer.required_domain = domain;
+            std::optional<Assignment> wa, la;
+            std::string reason = placer.place(copy, nullptr, wa, la);
+            placer.required_domain.clear();
+            if (!reason.empty()) return fail(reason);
+            if (!wa || wa->domains.empty())
+                return fail("cannot find replacement assignment for unhealthy node: " + nr.unhealthy_node);
+            out.podsets.push_back({r.name, merge(s, *wa, existing), ""});
+            add_assumed(s, placer, *wa, r.requests);
+        }
+    return out;
+}
+
 std::string check_request(const PodSetRequest& p, const Options& o) {
     if (p.count < 0) return "podset \"" + p.name + "\": count " + std::to_string(p.count) + " is negative";
     for (const auto& [r, v] : p.requests)
@@ -1163,6 +1281,16 @@ std::string Outcome::reason() const {
 }
 
 Outcome Topology::assign(const std::vector<PodSetRequest>& podsets, const Options& options) const {
+    return assign_impl(podsets, options, nullptr);
+}
+
+Outcome Topology::replace_node(const std::vector<PodSetRequest>& podsets, const NodeReplacement& replacement,
+                               const Options& options) const {
+    return assign_impl(podsets, options, &replacement);
+}
+
+Outcome Topology::assign_impl(const std::vector<PodSetRequest>& podsets, const Options& options,
+                              const NodeReplacement* replacement) const {
     Outcome out;
     const Snapshot& s = *impl_;
     // Groups in order of first appearance: podset-group-name, else alone.
@@ -1194,6 +1322,7 @@ Outcome Topology::assign(const std::vector<PodSetRequest>& podsets, const Option
     }
 
     Placer placer(s, options);
+    if (replacement) return replace(s, placer, podsets, groups, *replacement);
     for (const auto& g : groups) {
         // findLeaderAndWorkers: the second podset leads unless its count is
         // larger than the first's.

@@ -23,8 +23,8 @@
 // one after the other in one flavor, each seeing the previous ones' usage.
 // Preferred node affinity (TASRespectNodeAffinityPreferred) and balanced
 // placement (TASBalancedPlacement) and elastic workload slices
-// (ElasticJobsViaWorkloadSlicesWithTAS), all alpha, are options. Not modelled
-// (yet): failed-node replacement.
+// (ElasticJobsViaWorkloadSlicesWithTAS), all alpha, are options; failed-node
+// replacement is replace_node().
 //
 // Limits: at most 16 levels (Kueue's API bound) and 100,000 nodes per
 // topology; one placement is O(nodes x requested resources) plus sorting the
@@ -135,6 +135,19 @@ struct PodSetRequest {
     std::optional<std::string> group;
     // The placement of the workload slice this one replaces (elastic jobs).
     std::optional<Assignment> previous_assignment;
+    // The podset's admitted placement (status.admission), for replace_node.
+    std::optional<Assignment> current_assignment;
+};
+
+// A workload whose admitted placement includes a failed node
+// (status.unhealthyNodes; TASFailedNodeReplacement, beta, on by default).
+struct NodeReplacement {
+    std::string unhealthy_node;
+    // The workload's only owner is a v1 Pod (not a pod group) ...
+    bool owned_by_single_pod = false;
+    // ... and SkipReassignmentForPodOwnedWorkloads (beta, on by default since
+    // 0.19) keeps such a pod where it is.
+    bool skip_pod_owned = true;
 };
 
 struct Options {
@@ -186,6 +199,12 @@ public:
     ~Topology();
 
     Outcome assign(const std::vector<PodSetRequest>& podsets, const Options& options = {}) const;
+    // Kueue's failed-node replacement: the pods on the unhealthy node are
+    // placed again (within the domain their required topology and slices
+    // bind them to) and merged into each podset's current_assignment.
+    // Podsets without a current assignment get no result.
+    Outcome replace_node(const std::vector<PodSetRequest>& podsets, const NodeReplacement& replacement,
+                         const Options& options = {}) const;
     // Adds the usage of a successful outcome (the requests of each placed pod
     // plus one `pods`) to the nodes it names.
     void commit(const std::vector<PodSetRequest>& podsets, const Outcome& outcome);
@@ -203,6 +222,8 @@ public:
 
 private:
     Topology();
+    Outcome assign_impl(const std::vector<PodSetRequest>& podsets, const Options& options,
+                        const NodeReplacement* replacement) const;
     std::unique_ptr<Snapshot> impl_;
 };
 

@@ -59,6 +59,7 @@ struct Case {
         std::int32_t count;
     };
     std::vector<Usage> prior;
+    std::optional<topo::NodeReplacement> replacement;
 };
 
 Case load_case(const YAML::Node& c) {
@@ -69,6 +70,14 @@ Case load_case(const YAML::Node& c) {
     if (c["options"] && c["options"]["profileMixed"]) k.options.profile_mixed = c["options"]["profileMixed"].as<bool>();
     if (c["options"] && c["options"]["respectPreferredAffinity"])
         k.options.respect_preferred_affinity = c["options"]["respectPreferredAffinity"].as<bool>();
+    if (auto r = c["replacement"]) {
+        topo::NodeReplacement nr;
+        nr.unhealthy_node = r["unhealthyNode"].as<std::string>();
+        nr.owned_by_single_pod = r["ownedBySinglePod"].as<bool>();
+        if (c["options"] && c["options"]["skipReassignmentForPodOwned"])
+            nr.skip_pod_owned = c["options"]["skipReassignmentForPodOwned"].as<bool>();
+        k.replacement = nr;
+    }
     if (c["options"] && c["options"]["elasticWorkloadSlices"])
         k.options.elastic_workload_slices = c["options"]["elasticWorkloadSlices"].as<bool>();
     if (c["options"] && c["options"]["balancedPlacement"])
@@ -160,6 +169,7 @@ Case load_case(const YAML::Node& c) {
             return a;
         };
         if (ps["previousAssignment"]) r.previous_assignment = assignment(ps["previousAssignment"]);
+        if (ps["currentAssignment"]) r.current_assignment = assignment(ps["currentAssignment"]);
         std::optional<topo::Assignment> want;
         if (ps["wantAssignment"]) want = assignment(ps["wantAssignment"]);
         k.want_assignment.push_back(std::move(want));
@@ -203,14 +213,15 @@ std::string compare(const Case& k, const topo::Outcome& got) {
     return diff.str();
 }
 
-}  // namespace
-
-TEST_CASE("topology: Kueue's TestFindTopologyAssignments table", "[topology][kueue-tas]") {
-    auto path = qf_test::source_dir() / "tests/engines/topology/find_topology_assignments.yaml";
+// Runs every translated case of one table file; the counts in the file must
+// add up to Kueue's table.
+void run_table(const std::string& file, int table_cases) {
+    auto path = qf_test::source_dir() / "tests/engines/topology" / file;
     YAML::Node doc = YAML::LoadFile(path.string());
     REQUIRE(doc["commit"].as<std::string>() == "ff69552e79ad21652c36caa97038382e55625cf7");
     const auto total = doc["tableCases"].as<int>();
     const auto translated = doc["translated"].as<int>();
+    REQUIRE(total == table_cases);
     REQUIRE(static_cast<int>(doc["cases"].size()) == translated);
     REQUIRE(translated + static_cast<int>(doc["inexpressible"].size()) == total);
     int passed = 0;
@@ -225,7 +236,8 @@ TEST_CASE("topology: Kueue's TestFindTopologyAssignments table", "[topology][kue
         } else {
             for (const auto& u : k.prior)
                 if (!t->add_usage(u.values, u.requests, u.count)) diff = "prior usage on an unknown domain\n";
-            diff += compare(k, t->assign(k.podsets, k.options));
+            diff += compare(k, k.replacement ? t->replace_node(k.podsets, *k.replacement, k.options)
+                                             : t->assign(k.podsets, k.options));
         }
         if (diff.empty()) {
             ++passed;
@@ -236,4 +248,14 @@ TEST_CASE("topology: Kueue's TestFindTopologyAssignments table", "[topology][kue
     }
     INFO("passing " << passed << " of " << translated << " translated (" << total << " in Kueue's table)");
     CHECK(failed.empty());
+}
+
+}  // namespace
+
+TEST_CASE("topology: Kueue's TestFindTopologyAssignments table", "[topology][kueue-tas]") {
+    run_table("find_topology_assignments.yaml", 140);
+}
+
+TEST_CASE("topology: Kueue's TestFindTopologyAssignmentsMultiLayerReplacement table", "[topology][kueue-tas]") {
+    run_table("find_topology_assignments_multilayer_replacement.yaml", 6);
 }

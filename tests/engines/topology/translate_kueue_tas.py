@@ -9,7 +9,11 @@ expected assignment or failure reason, or the reason the case cannot be
 expressed. Only the data of the table is read (Go composite literals and the
 test builders' calls are interpreted as values); no Kueue code is reproduced.
 
-    python3 translate_kueue_tas.py <kueue checkout or tas_cache_test.go> <commit> > find_topology_assignments.yaml
+    python3 translate_kueue_tas.py <kueue checkout or tas_cache_test.go> <commit> [table] > <table>.yaml
+
+with table TestFindTopologyAssignments (the default, written to
+find_topology_assignments.yaml) or TestFindTopologyAssignmentsMultiLayerReplacement
+(find_topology_assignments_multilayer_replacement.yaml).
 """
 import re
 import sys
@@ -50,6 +54,13 @@ def tokenize(text):
     return out
 
 
+# Field names of the tables' case structs (never evaluated as variables).
+FIELDS = {'featureGates', 'nodes', 'pods', 'levels', 'nodeLabels', 'aggregatedDomainUsages', 'priorFlavorUsage',
+          'priorOwnUsage', 'workload', 'podSets', 'podSetName', 'topologyRequest', 'requests', 'count', 'tolerations',
+          'nodeSelector', 'nodeAffinity', 'podSetGroupName', 'previousAssignment', 'wantAssignment', 'wantReason',
+          'existingTA', 'admissionCount', 'unhealthyNode'}
+
+
 class Untranslatable(Exception):
     pass
 
@@ -80,6 +91,8 @@ CONSTS = {
     'corev1.PodFailed': 'Failed', 'corev1.NodeNetworkUnavailable': 'NetworkUnavailable',
     'corev1.NodeReady': 'Ready', 'corev1.ConditionTrue': 'True', 'corev1.ConditionFalse': 'False',
     'true': True, 'false': False, 'nil': None,
+    'podconstants.IsGroupWorkloadAnnotationKey': 'kueue.x-k8s.io/is-group-workload',
+    'podconstants.IsGroupWorkloadAnnotationValue': 'true',
 }
 
 
@@ -122,7 +135,8 @@ class Parser:
         keyed, items = {}, []
         while not self.at('}'):
             tok = self.peek()
-            if tok[0] == 'i' and self.peek(1) == ('o', ':') and tok[1] not in self.env and tok[1] not in CONSTS:
+            if tok[0] == 'i' and self.peek(1) == ('o', ':') and (tok[1] in FIELDS or (
+                    tok[1] not in self.env and tok[1] not in CONSTS)):
                 self.i += 1
                 v = tok[1]  # a struct field name
             elif self.at('{'):
@@ -214,6 +228,8 @@ class Parser:
     def ident(self, name):
         if name in self.env and not name.startswith('__'):
             return self.env[name]
+        if name == 'corev1.SchemeGroupVersion':
+            return Builder('gv', {'apiVersion': 'v1'})
         if name in CONSTS:
             return CONSTS[name]
         if name.startswith('features.'):
@@ -244,6 +260,14 @@ class Parser:
             return Builder('node', {'name': args[0], 'labels': {}, 'ready': False})
         if short == 'MakePod':
             return Builder('pod', {'name': args[0], 'requests': {}})
+        if name == 'corev1.SchemeGroupVersion.WithKind':
+            return {'apiVersion': 'v1', 'kind': args[0]}
+        if short == 'MakeWorkload':
+            return Builder('wl', {'owners': [], 'annotations': {}, 'unhealthy': [], 'admission': None})
+        if short == 'MakeAdmission':
+            return Builder('adm', {'podSets': []})
+        if short == 'MakePodSetAssignment':
+            return Builder('psa', {'name': args[0]})
         if short == 'MakeTopologyAssignment':
             return Builder('ta', {'levels': list(args[0]), 'domains': []})
         if name == 'append':
@@ -319,6 +343,46 @@ def method(v, name, args):
         else:
             raise Untranslatable("assignment builder ." + name)
         return v
+    if v.kind == 'gv':
+        if name == 'WithKind':
+            return {'apiVersion': o['apiVersion'], 'kind': args[0]}
+        raise Untranslatable("group version ." + name)
+    if v.kind == 'wl':
+        if name == 'OwnerReference':
+            gvk = args[0]
+            if 'Kind' in gvk:  # schema.GroupVersionKind{Group, Version, Kind}
+                gvk = {'apiVersion': (gvk['Group'] + '/' if gvk.get('Group') else '') + gvk['Version'],
+                       'kind': gvk['Kind']}
+            o['owners'].append(gvk)
+        elif name == 'Admission':
+            o['admission'] = args[0]
+        elif name == 'UnhealthyNodes':
+            o['unhealthy'].extend(args)
+        elif name == 'Annotations':
+            o['annotations'].update(args[0])
+        elif name == 'Obj':
+            return dict(o)
+        else:
+            raise Untranslatable("workload builder ." + name)
+        return v
+    if v.kind == 'adm':
+        if name == 'PodSets':
+            o['podSets'].extend(args)
+        elif name == 'Obj':
+            return dict(o)
+        else:
+            raise Untranslatable("admission builder ." + name)
+        return v
+    if v.kind == 'psa':
+        if name == 'Count':
+            o['count'] = args[0]
+        elif name == 'TopologyAssignment':
+            o['ta'] = args[0]
+        elif name == 'Obj':
+            return dict(o)
+        else:
+            raise Untranslatable("podset assignment builder ." + name)
+        return v
     if v.kind == 'terms':
         if name == 'Term':
             o.append({'MatchExpressions': [{'Key': args[0], 'Operator': args[1], 'Values': list(args[2:])}]})
@@ -383,6 +447,9 @@ def translate_case(name, tc):
         elif g == 'ElasticJobsViaWorkloadSlicesWithTAS':
             if v:
                 options['elasticWorkloadSlices'] = True
+        elif g == 'SkipReassignmentForPodOwnedWorkloads':
+            if not v:
+                options['skipReassignmentForPodOwned'] = False
         elif g == 'ElasticJobsViaWorkloadSlices':
             pass  # the job-level gate; the TAS behaviour follows the one above
         elif g == 'TASBalancedPlacement':
@@ -393,8 +460,19 @@ def translate_case(name, tc):
                 options['respectPreferredAffinity'] = True
         else:
             raise Untranslatable("feature gate %s=%s (not modelled)" % (g, str(v).lower()))
-    if tc.get('workload') is not None:
-        raise Untranslatable("failed-node replacement (a workload with unhealthy nodes): not modelled")
+    current = {}
+    wl = tc.get('workload')
+    if wl is not None:
+        if not wl['unhealthy']:
+            raise Untranslatable("a workload without unhealthy nodes: not translated")
+        owners = wl['owners']
+        # workload.OwnedBySinglePod: one owner, a v1 Pod, not a pod group
+        single = (len(owners) == 1 and owners[0] == {'apiVersion': 'v1', 'kind': 'Pod'} and
+                  wl['annotations'].get('kueue.x-k8s.io/is-group-workload') != 'true')
+        out['replacement'] = {'unhealthyNode': wl['unhealthy'][0], 'ownedBySinglePod': single}
+        for psa in (wl['admission'] or {}).get('podSets', []):
+            if psa.get('ta') is not None:
+                current[psa['name']] = psa['ta']
     if tc.get('aggregatedDomainUsages'):
         raise Untranslatable("aggregatedDomainUsages given directly: not modelled")
     prior = []
@@ -482,6 +560,12 @@ def translate_case(name, tc):
                 affinity['preferred'] = [{'weight': t['Weight'], 'preference': requirements(t.get('Preference', {}))}
                                          for t in pref]
             p['nodeAffinity'] = affinity
+        cur = current.get(p['name'])
+        if cur is not None:
+            p['currentAssignment'] = {
+                'levels': list(cur['Levels']),
+                'domains': [{'values': list(d['Values']), 'count': d['Count']} for d in cur.get('Domains', [])],
+            }
         prev = ps.get('previousAssignment')
         if prev is not None:
             p['previousAssignment'] = {
@@ -504,7 +588,6 @@ def translate_case(name, tc):
 
 # Builders met while reading a case, and what their presence means.
 EXPLAIN = {
-    'calls utiltestingapi.MakeWorkload': 'failed-node replacement (a workload with unhealthy nodes): not modelled',
     'built by a Go function literal (computed in code)': 'nodes generated by a Go loop in the case (not a literal table entry); not translated',
 }
 
@@ -535,17 +618,33 @@ HAND = {
 }
 
 
-def main():
-    path, commit = sys.argv[1], sys.argv[2]
-    if not path.endswith('.go'):
-        path += '/pkg/cache/scheduler/tas_cache_test.go'
-    text = open(path).read()
-    start = text.index('func TestFindTopologyAssignments(t *testing.T)')
-    end = text.index('\nfunc ', start + 10)
-    body = text[start:end]
+def translate_replacement_case(name, tc, env):
+    # TestFindTopologyAssignmentsMultiLayerReplacement: one podset "main"
+    # (1 cpu per pod) admitted with existingTA, one unhealthy node; gates
+    # TASMultiLayerTopology and TASCacheNodeMatchResults on (the defaults).
+    podset = {'podSetName': 'main', 'topologyRequest': tc.get('topologyRequest'), 'count': tc['count'],
+              'requests': {'cpu': 1000}}
+    if tc.get('wantReason'):
+        podset['wantReason'] = tc['wantReason']
+    if tc.get('wantAssignment') is not None:
+        podset['wantAssignment'] = tc['wantAssignment']
+    full = {
+        'featureGates': tc.get('featureGates', {}),
+        'nodes': tc.get('nodes', []),
+        'pods': tc.get('pods', []),
+        'levels': tc.get('levels') or env['defaultLevels'],
+        'priorFlavorUsage': tc.get('priorFlavorUsage'),
+        'aggregatedDomainUsages': tc.get('aggregatedDomainUsages'),
+        'workload': {'owners': [], 'annotations': {}, 'unhealthy': [tc['unhealthyNode']],
+                     'admission': {'podSets': [{'name': 'main', 'count': tc.get('admissionCount'),
+                                                'ta': tc['existingTA']}]}},
+        'podSets': [podset],
+    }
+    return translate_case(name, full)
+
+
+def read_table(body, env, translate):
     toks = tokenize(body)
-    env = {}
-    # const ( a = "..." ) and name := expr before the table.
     i = 0
     table_at = None
     while i < len(toks):
@@ -566,7 +665,6 @@ def main():
             i = p.i
             continue
         i += 1
-    # cases := map[string]struct{...}{ "name": {...}, ... }
     i = table_at
     while toks[i] != ('i', 'struct'):
         i += 1
@@ -583,14 +681,34 @@ def main():
             case_env['__hand__'] = HAND[name](env) if name in HAND else None
             p = Parser(toks[i + 2:j], case_env)
             tc = p.composite('')
-            cases.append(translate_case(name, tc))
+            cases.append(translate(name, tc))
         except (Untranslatable, SyntaxError) as e:
             skipped.append({'name': name, 'reason': EXPLAIN.get(str(e), str(e))})
         i = j
         if toks[i] == ('o', ','):
             i += 1
+    return cases, skipped
+
+
+TABLES = {
+    'TestFindTopologyAssignments': lambda name, tc, env: translate_case(name, tc),
+    'TestFindTopologyAssignmentsMultiLayerReplacement': translate_replacement_case,
+}
+
+
+def main():
+    path, commit = sys.argv[1], sys.argv[2]
+    table = sys.argv[3] if len(sys.argv) > 3 else 'TestFindTopologyAssignments'
+    if not path.endswith('.go'):
+        path += '/pkg/cache/scheduler/tas_cache_test.go'
+    text = open(path).read()
+    start = text.index('func %s(t *testing.T)' % table)
+    end = text.index('\nfunc ', start + 10)
+    env = {}
+    translate = TABLES[table]
+    cases, skipped = read_table(text[start:end], env, lambda name, tc: translate(name, tc, env))
     doc = {
-        'source': 'kubernetes-sigs/kueue pkg/cache/scheduler/tas_cache_test.go TestFindTopologyAssignments',
+        'source': 'kubernetes-sigs/kueue pkg/cache/scheduler/tas_cache_test.go ' + table,
         'commit': commit,
         'tableCases': len(cases) + len(skipped),
         'translated': len(cases),
