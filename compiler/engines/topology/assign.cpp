@@ -79,6 +79,22 @@ Reqs resolve(const Snapshot& s, const Amounts& a, bool add_pod) {
 // resources.CountInWithLimitingResource: how many times the request fits,
 // and the position in `r` of the resource giving the minimum (ties by name,
 // -1 for an empty request).
+// Sums of pod counts over many domains stay within int32 as Kueue's do; a
+// topology so large that they would not is clamped instead of wrapping.
+i32 clamp32(i64 v) { return static_cast<i32>(std::max<i64>(INT32_MIN, std::min<i64>(v, INT32_MAX))); }
+
+i64 sat_mul(i64 a, i64 b) {
+    i64 r;
+    if (__builtin_mul_overflow(a, b, &r)) return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+    return r;
+}
+
+i64 sat_add(i64 a, i64 b) {
+    i64 r;
+    if (__builtin_add_overflow(a, b, &r)) return b < 0 ? INT64_MIN : INT64_MAX;
+    return r;
+}
+
 std::string domain_id(const std::vector<std::string>& values) {
     std::string id;
     for (std::size_t k = 0; k < values.size(); ++k) {
@@ -395,11 +411,11 @@ void Placer::fill_leaves(const PodSetRequest& w, const PodSetRequest* leader) {
                 continue;
             }
         }
-        for (std::size_t r = 0; r < rem.size(); ++r) rem[r] = leaf.free[r] - leaf.tas_usage[r];
+        for (std::size_t r = 0; r < rem.size(); ++r) rem[r] = sat_add(leaf.free[r], -leaf.tas_usage[r]);
         if (!assumed.empty()) {
             auto a = assumed.find(static_cast<int>(&leaf - s_.leaves.data()));
             if (a != assumed.end())
-                for (std::size_t r = 0; r < rem.size(); ++r) rem[r] -= a->second[r];
+                for (std::size_t r = 0; r < rem.size(); ++r) rem[r] = sat_add(rem[r], -a->second[r]);
         }
         State& x = st_[leaf.domain];
         auto [n, limiting] = count_in(req, rem.data());
@@ -432,7 +448,8 @@ void Placer::fill_up(int d, int level) {
         }
         return;
     }
-    i32 pods = 0, slices = 0, leader = 0;
+    i64 pods = 0, slices = 0;
+    i32 leader = 0;
     i64 affinity = 0;
     bool contributor = false;
     i32 min_pod_diff = INT32_MAX, min_slice_diff = INT32_MAX;
@@ -457,21 +474,21 @@ void Placer::fill_up(int d, int level) {
         affinity += y.affinity;
     }
     State& z = st_[d];
-    z.pod = pods;
+    z.pod = clamp32(pods);
     i32 slice_wl = 0;
     if (contributor) {
-        z.pod_wl = pods - min_pod_diff;
-        slice_wl = slices - min_slice_diff;
+        z.pod_wl = clamp32(pods - min_pod_diff);
+        slice_wl = clamp32(slices - min_slice_diff);
     } else {
         z.pod_wl = 0;
     }
     z.leader = leader;
     z.affinity = affinity;
     if (level == p_.slice_level) {
-        slices = z.pod / p_.slice_size;
+        slices = z.pod / p_.slice_size;  // from the clamped count
         slice_wl = z.pod_wl / p_.slice_size;
     }
-    z.slice = slices;
+    z.slice = clamp32(slices);
     z.slice_wl = slice_wl;
 }
 
@@ -506,7 +523,7 @@ std::string Placer::multi_layer_not_fit(int level) const {
         int target = level_of(c.level);
         if (target < 0) continue;
         // slices of size c.size in the subtree of `best` at the target level
-        i32 fit = 0;
+        i64 fit = 0;
         std::vector<int> frontier{best};
         for (int l = level; l < target; ++l) {
             std::vector<int> next;
@@ -527,8 +544,8 @@ std::string Placer::multi_layer_not_fit(int level) const {
 std::vector<int> Placer::prioritize_leader(const std::vector<int>& d, i32 count, i32 leader, i32 slice_size,
                                            bool slices) const {
     if (leader == 0 || d.size() < 2) return d;
-    i32 required = count;
-    i32 available = 0;
+    i64 required = count;
+    i64 available = 0;
     if (slices) {
         required /= slice_size;
         for (int x : d) available += st_[x].slice;
@@ -538,7 +555,7 @@ std::vector<int> Placer::prioritize_leader(const std::vector<int>& d, i32 count,
     for (std::size_t i = 0; i < d.size(); ++i) {
         const State& x = st_[d[i]];
         if (x.leader < leader) continue;
-        i32 penalty = slices ? x.slice - x.slice_wl : x.pod - x.pod_wl;
+        i64 penalty = slices ? x.slice - x.slice_wl : x.pod - x.pod_wl;
         if (available - penalty < required) continue;
         if (i == 0) return d;
         std::vector<int> out;
@@ -1059,7 +1076,7 @@ void add_assumed(const Snapshot& s, Placer& placer, const Assignment& a, const A
         auto& u = placer.assumed[leaf->second];
         if (u.empty()) u.assign(s.resources.size(), 0);
         for (const auto& q : req)
-            if (q.idx >= 0) u[q.idx] += q.value * d.count;
+            if (q.idx >= 0) u[q.idx] = sat_add(u[q.idx], sat_mul(q.value, d.count));
         u[s.resource_index("pods")] += d.count;
     }
 }
@@ -1378,8 +1395,8 @@ bool Topology::add_usage(const std::vector<std::string>& values, const Amounts& 
     const Reqs req = resolve(s, per_pod, false);
     auto& u = s.leaves[leaf->second].tas_usage;
     for (const auto& q : req)
-        if (q.idx >= 0) u[q.idx] += q.value * count;
-    u[s.resource_index("pods")] += count;
+        if (q.idx >= 0) u[q.idx] = sat_add(u[q.idx], sat_mul(q.value, count));
+    u[s.resource_index("pods")] = sat_add(u[s.resource_index("pods")], count);
     return true;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <climits>
 #include <set>
 
 namespace queueforge::topology {
@@ -150,10 +151,14 @@ std::optional<Topology> Topology::build(const TopologySpec& spec, std::string* e
             s.leaves.push_back(std::move(leaf));
         }
         Leaf& leaf = s.leaves[s.leaf_by_id[leaf_id]];
-        for (const auto& [r, v] : n.allocatable) leaf.free[s.resource_index(r)] += v;
+        // Amounts are checked on the way in (Kueue's int64s); sums saturate.
+        auto add = [](std::int64_t& to, std::int64_t v) {
+            if (__builtin_add_overflow(to, v, &to)) to = v < 0 ? INT64_MIN : INT64_MAX;
+        };
+        for (const auto& [r, v] : n.allocatable) add(leaf.free[s.resource_index(r)], v);
         // tas_non_tas_pod_cache.go: the usage of the node's non-TAS pods
         // (given here already summed, pods included).
-        for (const auto& [r, v] : n.non_tas_usage) leaf.free[s.resource_index(r)] -= v;
+        for (const auto& [r, v] : n.non_tas_usage) add(leaf.free[s.resource_index(r)], v == INT64_MIN ? INT64_MAX : -v);
     }
     for (auto& level : s.per_level) {
         std::sort(level.begin(), level.end(),

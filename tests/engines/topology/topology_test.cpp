@@ -181,3 +181,26 @@ TEST_CASE("topology: without hostname as a level, domains are racks and nodes ar
     CHECK(out.podsets[0].assignment->levels == std::vector<std::string>{"rack"});
     CHECK(topo::to_text(*out.podsets[0].assignment) == "r2: 5");
 }
+
+TEST_CASE("topology: extreme amounts saturate instead of overflowing", "[topology]") {
+    topo::TopologySpec s;
+    s.levels = {"rack", topo::kHostnameLabel};
+    for (int i = 0; i < 4; ++i) {
+        topo::Node n = node("r1", "h" + std::to_string(i), INT64_MAX);
+        n.allocatable["pods"] = INT64_MAX;
+        n.non_tas_usage = {{"cpu", INT64_MAX}};
+        s.nodes.push_back(n);
+    }
+    std::string err;
+    auto t = topo::Topology::build(s, &err);
+    REQUIRE(t);
+    topo::PodSetRequest r = gpus(INT32_MAX, 1, topo::Mode::Preferred, "rack");
+    r.requests["pods"] = 0;
+    auto out = t->assign({r});
+    CHECK(out.error.empty());
+    REQUIRE(out.placed());
+    t->commit({r}, out);
+    CHECK(t->add_usage({"h0"}, {{"nvidia.com/gpu", INT64_MAX}}, INT32_MAX));
+    CHECK_FALSE(t->add_usage({"nowhere"}, {{"cpu", 1}}, 1));
+    CHECK(t->assign({gpus(1, 1, topo::Mode::Required, "rack")}).error.empty());
+}
