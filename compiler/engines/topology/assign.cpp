@@ -861,8 +861,6 @@ Placer::Greedy Placer::greedy(const std::vector<int>& d, i32 slice_count, i32 le
     Greedy g;
     i32 rem_slices = slice_count, rem_leader = leader_count;
     std::vector<int> rest;
-    const bool saved = false;
-    (void)saved;
     if (leader_count > 0) {
         std::vector<int> wl = sorted_with_leader_bf(d);
         std::size_t i = 0;
@@ -908,7 +906,6 @@ std::vector<int> Placer::optimal_set(const std::vector<int>& d, i32 slice_count,
     if (!g.fits) return {};
     std::vector<int> order = d;
     if (by_entropy) {
-        std::vector<double> ent(order.size());
         std::map<int, double> e;
         for (int x : order) e[x] = entropy(x);
         std::sort(order.begin(), order.end(), [&](int a, int b) {
