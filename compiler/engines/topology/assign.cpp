@@ -1310,9 +1310,14 @@ Outcome Topology::assign_impl(const std::vector<PodSetRequest>& podsets, const O
     // Groups in order of first appearance: podset-group-name, else alone.
     std::vector<std::vector<std::size_t>> groups;
     std::map<std::string, std::size_t> by_name;
+    std::set<std::string> names;
     for (std::size_t i = 0; i < podsets.size(); ++i) {
         if (std::string e = check_request(podsets[i], options); !e.empty()) {
             out.error = e;
+            return out;
+        }
+        if (!names.insert(podsets[i].name).second) {
+            out.error = "podset \"" + podsets[i].name + "\" is given twice";
             return out;
         }
         if (podsets[i].group) {

@@ -110,6 +110,8 @@ TEST_CASE("topology: malformed requests and groups are errors", "[topology]") {
     b.name = "workers";
     a.group = b.group = "g";
     CHECK(t->assign({a, b}).error == "podset group \"g\": the leader podset must have count 1");
+    auto twice = gpus(1, 1, topo::Mode::Required, "rack");
+    CHECK(t->assign({twice, twice}).error == "podset \"main\" is given twice");
 }
 
 TEST_CASE("topology: required rack placement, the tightest rack wins, committed usage is seen", "[topology]") {
