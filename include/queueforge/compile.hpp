@@ -40,7 +40,7 @@ private:
 
 struct CompileInputs {
     std::string path;                // the site file (a file, not a folder: see discover.hpp site_path)
-    std::optional<std::string> text; // the file's text when already read (tests, benchmarks); else it is read
+    std::optional<std::string> text{};  // the file's text when already read (tests, benchmarks); else it is read
     const Node* document = nullptr;  // the site document already parsed from `path` (a site among manifests)
     std::string target;              // --target: replaces the site's target
     // Read the job manifests the site's workloads[].file entries name
@@ -49,7 +49,7 @@ struct CompileInputs {
     // Runs between parsing and lowering when the site parsed: what the Argo CD
     // plugin changes (the team subset, the API version the cluster serves).
     // Findings it adds count like the parse's; errors stop before lowering.
-    std::function<void(site::Site&, Diagnostics&)> prepare;
+    std::function<void(site::Site&, Diagnostics&)> prepare{};
     // Build Compilation::model: what the engines that read a site's cluster
     // (capacity, the report) ask for; emitting needs only the objects.
     bool build_model = false;
