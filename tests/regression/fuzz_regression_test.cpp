@@ -1,6 +1,7 @@
 // Inputs the fuzz targets (fuzz/, scripts/fuzz.sh) found, kept as regression
 // tests: each failed before its fix.
 #include <queueforge/engines/timeline.hpp>
+#include <queueforge/base/node_json.hpp>
 #include <queueforge/base/yaml_load.hpp>
 
 #include <catch2/catch.hpp>
@@ -87,6 +88,29 @@ TEST_CASE("fuzz: a flow-map colon glued to a plain key reads the same on both YA
     CHECK_FALSE(d.has_errors());
     REQUIRE(json.size() == 1);
     CHECK(json[0].root.find("a")->find("b")->text() == "1");
+}
+
+// "nodeTaints:e ## effects value: \"true\"" is one plain scalar and a
+// comment, so the line is not a map entry and yaml-cpp reports "end of map
+// not found". The fast reader looked for the key's colon past the " #" and
+// read the comment's "value:" as one. Found by fuzz_yaml_diff in CI.
+// Likewise "kind: C\n\rapi": a CR without LF at a line start (fuzz_yaml_diff
+// in a local run) made the fast reader skip it as a blank line.
+TEST_CASE("fuzz: a colon inside a comment or a lone CR reads the same on both YAML paths", "[fuzz][yaml]") {
+    for (const std::string text : {std::string("a: 1\nc:e # x: \"t\"\n"),
+                                   std::string("spec:\n  nodeLabels:\n    t: spot\n  nodeTaints:e ## v: \"true\"\n"),
+                                   // A lone CR at a line start: yaml-cpp reads it as part of the next key.
+                                   std::string("kind: C\n\rapi\n"), std::string("kind: C\n\rapi: 1\n")}) {
+        INFO(text);
+        Diagnostics fast_diags, slow_diags;
+        auto fast = load_yaml("x.yaml", text, fast_diags);
+        LoadOptions slow_opts;
+        slow_opts.fast_path = false;
+        auto slow = load_yaml("x.yaml", text, slow_diags, slow_opts);
+        CHECK(fast_diags.all().size() == slow_diags.all().size());
+        CHECK(fast.size() == slow.size());
+        for (std::size_t i = 0; i < fast.size() && i < slow.size(); ++i) CHECK(to_json(fast[i].root) == to_json(slow[i].root));
+    }
 }
 
 // A YAML float may be .inf or .nan: parse_thresholds handed its text to

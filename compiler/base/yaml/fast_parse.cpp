@@ -107,6 +107,8 @@ private:
             std::size_t q = p_;
             while (q < t_.size() && is_space(t_[q])) ++q;
             if (q < t_.size() && t_[q] == '\t') throw Bail{};
+            // A CR not followed by LF is a line break to YAML but not to yaml-cpp; left to it.
+            if (q < t_.size() && t_[q] == '\r' && q + 1 < t_.size() && t_[q + 1] != '\n') throw Bail{};
             if (q >= t_.size() || t_[q] == '\n' || t_[q] == '\r' || t_[q] == '#') {
                 next_line();
                 continue;
@@ -216,6 +218,8 @@ private:
             while (!(cur() == ':' && (is_space(at(p_ + 1)) || is_eol(at(p_ + 1)) || p_ + 1 >= t_.size()))) {
                 // Tabs are whitespace YAML trims around plain scalars; rare enough to leave to yaml-cpp.
                 if (is_eol(cur()) || cur() == '\t') throw Bail{};
+                // " #" starts a comment: "key:e # note: x" has no key on this line.
+                if (cur() == '#' && p_ > b && is_space(t_[p_ - 1])) throw Bail{};
                 ++p_;
             }
             std::size_t e = p_;
