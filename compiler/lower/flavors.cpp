@@ -69,6 +69,11 @@ void lower_flavors(Context& ctx) {
             }
             spec.set("tolerations", std::move(tolerations));
         }
+        // Last, as in Kueue's ResourceFlavorSpec.
+        if (pool.topology && !pool.topology->name.value.empty()) {
+            spec.set("topologyName", Node::string(pool.topology->name.value));
+            spec_tr.set("topologyName", pool.topology->name.mark, Derivation::Written);
+        }
         add_object(ctx, {.api_version = ctx.target.kueue_api_version,
                          .kind = "ResourceFlavor",
                          .name = pool.name.value,

@@ -87,6 +87,7 @@ std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const
 
     lower::lower_namespaces(ctx);
     lower::lower_data_science_cluster(ctx);
+    lower::lower_topologies(ctx);
     lower::lower_flavors(ctx);
     lower::lower_cohorts(ctx);
     lower::lower_priority_classes(ctx);

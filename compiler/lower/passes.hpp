@@ -5,6 +5,7 @@
 
 namespace queueforge::lower {
 
+void lower_topologies(Context& ctx);  // Topology objects; each pool's place in one
 void lower_flavors(Context& ctx);
 void lower_cohorts(Context& ctx);
 void lower_priority_classes(Context& ctx);

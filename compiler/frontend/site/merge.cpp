@@ -97,7 +97,7 @@ Node merge_named_list(Node base, const Node& over, const std::string& shape, con
 }  // namespace
 
 std::string named_list_key(const std::string& shape) {
-    if (shape == "spec.pools" || shape == "spec.cohorts" || shape == "spec.priorityClasses" ||
+    if (shape == "spec.topologies" || shape == "spec.pools" || shape == "spec.cohorts" || shape == "spec.priorityClasses" ||
         shape == "spec.teams" || shape == "spec.workloads" || shape == "spec.workloads[].podSets" ||
         shape == "spec.patches" || shape == "spec.hardwareProfiles.profiles")
         return "name";

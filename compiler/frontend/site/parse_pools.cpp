@@ -72,8 +72,54 @@ void read_tolerations(const Reader& r, const Node* n, const std::string& what, s
     }
 }
 
+namespace {
+
+void read_pool_topology(const Reader& r, const Node& n, const std::string& what, PoolTopology& out) {
+    out.mark = n.mark();
+    if (!r.expect_map(n, what, {"name", "shape"})) return;
+    if (r.require(n, "name", what)) r.read_name(n.find("name"), what + ".name", out.name);
+    if (!r.require(n, "shape", what)) return;
+    const Node* shape = n.find("shape");
+    if (!r.expect_seq(*shape, what + ".shape")) return;
+    for (std::size_t i = 0; i < shape->items().size(); ++i) {
+        std::optional<Located<std::int64_t>> v;
+        // Each step at least 1; the product is bounded by the node limit when lowered.
+        if (r.read_int(&shape->items()[i], what + ".shape[" + std::to_string(i) + "]", v, 1, topology_node_limit))
+            out.shape.push_back(*v);
+    }
+    if (shape->items().empty()) r.error(shape->mark(), what + ".shape: expected at least one number", "site.topology");
+}
+
+}  // namespace
+
+bool read_topology(const Reader& r, const Node& n, const std::string& what, Topology& out) {
+    if (!r.expect_map(n, what, {"name", "levels"})) return false;
+    out.mark = n.mark();
+    bool ok = r.require(n, "name", what) && r.read_name(n.find("name"), what + ".name", out.name);
+    if (!r.require(n, "levels", what)) return false;
+    r.read_text_list(n.find("levels"), what + ".levels", out.levels);
+    // The Topology CRD (kueue apis/kueue/v1beta2/topology_types.go): 1-16
+    // levels, unique, each a label key, kubernetes.io/hostname only lowest.
+    const Node* levels = n.find("levels");
+    if (levels->is_seq() && (out.levels.empty() || out.levels.size() > 16))
+        r.error(levels->mark(),
+                what + ".levels: " + std::to_string(out.levels.size()) + " levels; a Topology has 1 to 16",
+                "site.topology");
+    for (std::size_t i = 0; i < out.levels.size(); ++i) {
+        const Text& l = out.levels[i];
+        std::string why = check_qualified_name(l.value);
+        if (!why.empty()) r.error(l.mark, what + ".levels[" + std::to_string(i) + "]: invalid node label \"" + l.value + "\": " + why, "site.topology");
+        for (std::size_t j = 0; j < i; ++j)
+            if (out.levels[j].value == l.value)
+                r.error(l.mark, what + ".levels[" + std::to_string(i) + "]: \"" + l.value + "\" is already level " + std::to_string(j) + "; levels must be unique", "site.topology");
+        if (l.value == "kubernetes.io/hostname" && i + 1 != out.levels.size())
+            r.error(l.mark, what + ".levels[" + std::to_string(i) + "]: the kubernetes.io/hostname label can only be used at the lowest level of topology", "site.topology");
+    }
+    return ok;
+}
+
 bool read_pool(const Reader& r, const Node& n, const std::string& what, Pool& out) {
-    if (!r.expect_map(n, what, {"name", "nodeLabels", "taints", "tolerations", "nodes", "allocatable", "ignore"}))
+    if (!r.expect_map(n, what, {"name", "nodeLabels", "taints", "tolerations", "nodes", "allocatable", "topology", "ignore"}))
         return false;
     out.mark = n.mark();
     r.read_rule_list(n.find("ignore"), what + ".ignore", out.ignore);
@@ -90,6 +136,7 @@ bool read_pool(const Reader& r, const Node& n, const std::string& what, Pool& ou
     read_tolerations(r, n.find("tolerations"), what + ".tolerations", out.tolerations);
     r.read_int(n.find("nodes"), what + ".nodes", out.nodes, 0, 1000000);
     r.read_amounts(n.find("allocatable"), what + ".allocatable", out.allocatable, false);
+    if (const Node* t = n.find("topology")) read_pool_topology(r, *t, what + ".topology", out.topology.emplace());
     return ok;
 }
 

@@ -125,7 +125,7 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
         return std::nullopt;
     }
     if (!r.expect_map(*spec, "spec",
-                      {"target", "dataScienceCluster", "manageNamespaces", "pools", "cohorts", "priorityClasses",
+                      {"target", "dataScienceCluster", "manageNamespaces", "topologies", "pools", "cohorts", "priorityClasses",
                        "teamDefaults", "teams", "workloads", "patches", "passthrough", "hardwareProfiles",
                        "kueueOperator"}))
         return std::nullopt;
@@ -138,6 +138,7 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
     r.read_bool(spec->find("manageNamespaces"), "spec.manageNamespaces", s.manage_namespaces);
     if (const Node* td = spec->find("teamDefaults")) read_team_defaults(r, *td, s.team_defaults);
 
+    read_list(r, spec->find("topologies"), "spec.topologies", s.topologies, read_topology);
     read_list(r, spec->find("pools"), "spec.pools", s.pools, read_pool);
     read_list(r, spec->find("cohorts"), "spec.cohorts", s.cohorts, read_cohort);
     read_list(r, spec->find("priorityClasses"), "spec.priorityClasses", s.priority_classes, read_priority_class);

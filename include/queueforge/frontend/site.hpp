@@ -40,6 +40,25 @@ struct Taint {
     Mark mark;
 };
 
+// A Kueue Topology (topology-aware scheduling): the node labels of its
+// levels, highest first (a block, then a rack, then optionally
+// kubernetes.io/hostname as the lowest).
+struct Topology {
+    Text name;
+    std::vector<Text> levels;
+    Mark mark;
+};
+
+// A pool's place in a topology: the Topology's name and the node inventory as
+// a uniform shape: how many domains each domain of the level above holds, one
+// number per level that is not kubernetes.io/hostname, then the nodes per
+// lowest such domain ([4, 4, 8]: 4 blocks of 4 racks of 8 nodes).
+struct PoolTopology {
+    Text name;
+    std::vector<Located<std::int64_t>> shape;
+    Mark mark;
+};
+
 struct Pool {
     Text name;
     std::vector<std::pair<Text, Text>> node_labels;  // sorted by key when lowered
@@ -47,6 +66,7 @@ struct Pool {
     std::vector<Node> tolerations;                    // Kubernetes Toleration objects, validated when lowered
     std::optional<Located<std::int64_t>> nodes;
     std::vector<Amount> allocatable;                  // per node; absolute only
+    std::optional<PoolTopology> topology;
     std::vector<Text> ignore;                         // rule ids whose findings here are suppressed (the gate)
     Mark mark;
 };
@@ -245,6 +265,7 @@ struct Site {
     TargetSpec target;
     DataScienceCluster dsc;
     std::optional<Located<bool>> manage_namespaces;
+    std::vector<Topology> topologies;
     std::vector<Pool> pools;
     std::vector<Cohort> cohorts;
     std::vector<PriorityClass> priority_classes;
