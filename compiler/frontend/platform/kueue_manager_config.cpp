@@ -82,7 +82,7 @@ std::optional<Block> literal_block(const std::string& text, Mark at) {
 // A position inside the string, as a position in the file.
 Mark to_file(Mark inner, const std::optional<Block>& block, Mark scalar) {
     if (!block || !inner.known()) return scalar;
-    return Mark{block->first_line + inner.line - 1, block->indent + inner.col, nullptr};
+    return Mark{block->first_line + inner.line - 1, block->indent + inner.col, {}};
 }
 
 void remark(Node& n, const std::optional<Block>& block, Mark scalar) {

@@ -19,7 +19,7 @@ namespace {
 constexpr const char* kSiteFileName = "queueforge-site.yaml";
 
 // Every position of a base's tree names the base's file.
-void stamp(Node& n, const std::shared_ptr<const std::string>& file) {
+void stamp(Node& n, const FileRef& file) {
     Mark m = n.mark();
     m.file = file;
     n.set_mark(m);
@@ -159,7 +159,7 @@ struct Chain {
             return std::nullopt;
         }
         Node base = std::move(docs[0].root);
-        stamp(base, std::make_shared<const std::string>(*file));
+        stamp(base, FileRef(*file));
         real.push_back(*real_file);
         shown.push_back(*file);
         auto merged = apply(*file, std::move(base));

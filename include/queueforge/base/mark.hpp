@@ -2,8 +2,40 @@
 // A position in a source file. Lines and columns are 1-based; 0 means "unknown".
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace queueforge {
+
+// The path of the file a position is in, as one pointer (8 bytes; a
+// std::shared_ptr is 16). Every Node and map entry of a parsed tree holds a
+// Mark, so its size is a fixed cost per node of every tree, while a path is
+// set only on the nodes a site takes from the bases it extends (a few hundred
+// at most): a copy copies the path.
+class FileRef {
+public:
+    FileRef() = default;
+    explicit FileRef(std::string path) : path_(std::make_unique<const std::string>(std::move(path))) {}
+    FileRef(const FileRef& o) : path_(o.path_ ? std::make_unique<const std::string>(*o.path_) : nullptr) {}
+    FileRef(FileRef&&) noexcept = default;
+    FileRef& operator=(const FileRef& o) {
+        if (this != &o) path_ = o.path_ ? std::make_unique<const std::string>(*o.path_) : nullptr;
+        return *this;
+    }
+    FileRef& operator=(FileRef&&) noexcept = default;
+    ~FileRef() = default;
+
+    explicit operator bool() const { return path_ != nullptr; }
+    const std::string& operator*() const { return *path_; }
+    const std::string* operator->() const { return path_.get(); }
+    void reset() { path_.reset(); }
+    friend bool operator==(const FileRef& a, const FileRef& b) {
+        if (!a.path_ || !b.path_) return !a.path_ && !b.path_;
+        return *a.path_ == *b.path_;
+    }
+
+private:
+    std::unique_ptr<const std::string> path_;
+};
 
 struct Mark {
     int line = 0;
@@ -13,13 +45,11 @@ struct Mark {
     // nodes set by the bases it extends, and each of those keeps its base's
     // path here. Null for a position in the document's own file. A finding
     // made at such a mark names this file (Diagnostics::add).
-    std::shared_ptr<const std::string> file;
+    FileRef file;
 
     bool known() const { return line > 0; }
     friend bool operator==(const Mark& a, const Mark& b) {
-        if (a.line != b.line || a.col != b.col) return false;
-        if (a.file == b.file) return true;
-        return a.file && b.file && *a.file == *b.file;
+        return a.line == b.line && a.col == b.col && a.file == b.file;
     }
 };
 
