@@ -115,6 +115,10 @@ bool build_pod_group(const std::vector<const Resource*>& pods, const Reporter& r
 // A RayClusterSpec's podSets (ray.cpp): head, then one per worker group;
 // shared by RayCluster, RayJob and RayService. `path` is the spec's.
 bool ray_cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::string& path, Built& out);
+// Kueue's role hash of a pod spec (role_hash.cpp): 8 hex digits of the
+// SHA-256 of role_shape_json, Go's encoding of {"spec": SpecShape(spec)}.
+std::string role_shape_json(const Node& pod_spec);
+std::string role_hash(const Node& pod_spec);
 // The group a Pod belongs to ("" for a plain Pod): the annotation, then the
 // label (gate WorkloadIdentifierAnnotations, on since 0.18).
 std::string pod_group_name(const Resource& pod);
