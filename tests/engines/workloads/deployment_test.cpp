@@ -313,3 +313,14 @@ TEST_CASE("deployment: queueforge simulate takes the sample with the queues, sch
     CHECK(status["pod-nginx-deployment-1"] == "Admitted");
     CHECK(status["pod-nginx-deployment-2"] == "Pending");
 }
+
+TEST_CASE("deployment: a Deployment another framework manages has no Workload of its own", "[deployment]") {
+    Run r(dep("", "      labels: {app: dep}\n      annotations: {kueue.x-k8s.io/pod-suspending-parent: workload.codeflare.dev/appwrapper}\n"));
+    CHECK(r.out.empty());
+    REQUIRE(r.count("jobs.not-managed") == 1);
+    CHECK(r.first("jobs.not-managed")->mark.line == 13);
+    CHECK_FALSE(r.d.has_errors());
+    // Its own framework's mark (what Kueue's Deployment webhook writes) is no obstacle.
+    Run own(dep("", "      labels: {app: dep}\n      annotations: {kueue.x-k8s.io/pod-suspending-parent: deployment}\n"));
+    CHECK(own.out.size() == 1);
+}
