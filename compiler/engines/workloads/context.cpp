@@ -1,5 +1,6 @@
 // The cluster objects job conversion looks up: LocalQueues (default queue),
-// WorkloadPriorityClasses and PriorityClasses (priority values).
+// WorkloadPriorityClasses and PriorityClasses (priority values), training
+// runtimes (a TrainJob's pods).
 #include "engines/workloads/jobs.hpp"
 
 #include <limits>
@@ -21,6 +22,8 @@ ClusterContext cluster_context(const std::vector<Resource>& all) {
         if (in_group(r, "kueue.x-k8s.io") && r.ref.kind == "LocalQueue") ctx.local_queues.push_back(&r);
         else if (in_group(r, "kueue.x-k8s.io") && r.ref.kind == "WorkloadPriorityClass") ctx.priority_classes.push_back(&r);
         else if (in_group(r, "scheduling.k8s.io") && r.ref.kind == "PriorityClass") ctx.k8s_priority_classes.push_back(&r);
+        else if (in_group(r, "trainer.kubeflow.org") && (r.ref.kind == "TrainingRuntime" || r.ref.kind == "ClusterTrainingRuntime"))
+            ctx.training_runtimes.push_back(&r);
     }
     return ctx;
 }

@@ -126,10 +126,13 @@ void convert_one(const Resource& job, std::size_t index, const std::vector<const
         return;
     }
     Built built;
+    built.cluster = &ctx;
     if (!(group ? build_pod_group(*group, rep, built) : integ->build(rep, built))) return;
 
     note_topology(rep, built);
     const Node* wpc_at = label(job.doc, kPriorityLabel);
+    if (text(wpc_at).empty() && built.pod_priority_label && !find_wpc(ctx, std::string(kDefaultName)))
+        wpc_at = built.pod_priority_label;
     auto priority = resolve_priority(ctx, rep, text(wpc_at), wpc_at, built);
     if (!priority) return;
     head.priority = *priority;
@@ -142,8 +145,9 @@ void convert_one(const Resource& job, std::size_t index, const std::vector<const
     // One Workload, or one per component, all with the same podSets.
     const std::int64_t n = built.components.value_or(1);
     for (std::int64_t i = 0; i < n; ++i) {
-        if (built.components) head.component = i;
-        head.name = built.components ? workload_name(job.ref.kind, name + "-" + std::to_string(i))
+        if (built.components && built.component_kind.empty()) head.component = i;
+        const std::string& kind = built.component_kind.empty() ? job.ref.kind : built.component_kind;
+        head.name = built.components ? workload_name(kind, name + "-" + std::to_string(i))
                     : built.workload_name.empty() ? workload_name(job.ref.kind, name)
                                                   : built.workload_name;
         if (auto why = check_dns1123_subdomain(head.name); !why.empty()) {

@@ -72,6 +72,9 @@ struct PodSet {
 
 // What an integration makes of one job.
 struct Built {
+    // Set by the caller before the build: the input set's cluster objects,
+    // for integrations that read them (a TrainJob's runtime).
+    const ClusterContext* cluster = nullptr;
     std::vector<PodSet> pod_sets;
     // Kubeflow jobs and MPIJob name the PriorityClass themselves
     // (jobframework.JobWithPriorityClass): when `custom_priority` is set,
@@ -87,6 +90,15 @@ struct Built {
     // 0 is none. Component i is named <kind>-<name>-<i> and annotated
     // kueue.x-k8s.io/component-workload-index: i. Unset: one Workload.
     std::optional<std::int64_t> components;
+    // Set when each component is one of the object's Pods (a Deployment's
+    // replicas): component i is named <component_kind>-<name>-<i> and, being
+    // the Pod's Workload, has no job-uid label, owner reference nor component
+    // index annotation.
+    std::string component_kind;
+    // The kueue.x-k8s.io/priority-class label the pods carry when the object
+    // itself has none (a Deployment's pod template): it applies unless the
+    // WorkloadPriorityClass `default` is given to the object first.
+    const Node* pod_priority_label = nullptr;
     // Further annotations of every Workload the object yields, in order.
     std::vector<std::pair<std::string, std::string>> annotations;
 };
@@ -100,6 +112,13 @@ using BuildFn = bool (*)(const Reporter&, Built&);
 #undef QF_INTEGRATION
 // A pod group spans several Pods; `rep` is about the first one.
 bool build_pod_group(const std::vector<const Resource*>& pods, const Reporter& rep, Built& out);
+// A RayClusterSpec's podSets (ray.cpp): head, then one per worker group;
+// shared by RayCluster, RayJob and RayService. `path` is the spec's.
+bool ray_cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::string& path, Built& out);
+// Kueue's role hash of a pod spec (role_hash.cpp): 8 hex digits of the
+// SHA-256 of role_shape_json, Go's encoding of {"spec": SpecShape(spec)}.
+std::string role_shape_json(const Node& pod_spec);
+std::string role_hash(const Node& pod_spec);
 // The group a Pod belongs to ("" for a plain Pod): the annotation, then the
 // label (gate WorkloadIdentifierAnnotations, on since 0.18).
 std::string pod_group_name(const Resource& pod);

@@ -2,79 +2,19 @@
 // kueue.x-k8s.io/pod-group-name form one Workload named after the group with
 // one podSet per pod role (kueue-semantics.md 4.1; Kueue
 // pkg/controller/jobs/pod/pod_controller.go constructPodSet,
-// constructGroupPodSets(Fast), validatePodGroupMetadata, groupTotalCount, and
-// pkg/util/pod/pod.go GenerateRoleHash / SpecShape).
-//
-// Roles resolve the UNSURE of 4.1: Kueue names a role's podSet by the first 8
-// hex digits of a SHA-256 over the JSON of the pod's "shape" (per-container
-// requests and ports, nodeSelector, affinity, tolerations, runtimeClassName,
-// priority, topologySpreadConstraints, overhead, resourceClaims, pod-level
-// requests) and sorts the podSets by name. Reproducing Go's JSON encoding of
-// those structs is out of reach offline, so queueforge groups pods by the
-// same shape and names the role by 8 hex digits of an FNV-1a hash of the
-// shape (keys sorted): same grouping and count, different spelling. A pod's
-// kueue.x-k8s.io/role-hash annotation, when set, is used as Kueue does.
+// constructGroupPodSets(Fast), validatePodGroupMetadata, groupTotalCount).
+// A role's podSet is named by its role hash -- the pod's
+// kueue.x-k8s.io/role-hash annotation when set, else the hash Kueue's webhook
+// computes (role_hash.cpp: SHA-256 over Go's JSON of the pod's shape) -- and
+// the podSets are sorted by name, as Kueue does.
 #include "engines/workloads/jobs.hpp"
 
-#include <queueforge/base/yaml_emit.hpp>
-
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
 namespace queueforge::workloads::detail {
 
 namespace {
-
-// Maps with keys sorted, recursively: the shape must not depend on the order
-// the manifest happens to list keys in (Go's encoding/json sorts map keys).
-Node canonical(const Node& n) {
-    if (n.is_seq()) {
-        Node s = Node::sequence();
-        for (const auto& i : n.items()) s.push(canonical(i));
-        return s;
-    }
-    if (!n.is_map()) return n.is_scalar() && !n.is_null() ? Node::string(n.text()) : Node::null_value();
-    std::vector<const Node::Entry*> es;
-    for (const auto& e : n.entries()) es.push_back(&e);
-    std::sort(es.begin(), es.end(), [](const Node::Entry* a, const Node::Entry* b) { return a->key < b->key; });
-    Node m = Node::mapping();
-    for (const auto* e : es) m.set(e->key, canonical(e->value));
-    return m;
-}
-
-Node containers_shape(const Node* cs) {
-    Node out = Node::sequence();
-    if (!cs || !cs->is_seq()) return out;
-    for (const auto& c : cs->items()) {
-        Node shape = Node::mapping();
-        shape.set("requests", canonical(present(present(&c, "resources"), "requests") ? *present(present(&c, "resources"), "requests") : Node()));
-        shape.set("ports", canonical(present(&c, "ports") ? *present(&c, "ports") : Node()));
-        out.push(std::move(shape));
-    }
-    return out;
-}
-
-// Kueue's SpecShape, field for field.
-std::string role_key(const Node& pod_spec) {
-    Node shape = Node::mapping();
-    shape.set("initContainers", containers_shape(present(&pod_spec, "initContainers")));
-    shape.set("containers", containers_shape(present(&pod_spec, "containers")));
-    for (auto f : {"nodeSelector", "affinity", "tolerations", "runtimeClassName", "priority", "topologySpreadConstraints",
-                   "overhead", "resourceClaims"})
-        shape.set(f, present(&pod_spec, f) ? canonical(*present(&pod_spec, f)) : Node());
-    if (const Node* r = present(&pod_spec, "resources"))
-        shape.set("resources", present(r, "requests") ? canonical(*present(r, "requests")) : Node());
-    return emit_yaml(shape);
-}
-
-std::string fnv_hex8(const std::string& s) {
-    std::uint64_t h = 14695981039346656037ull;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-    return std::string(buf, 8);
-}
 
 const Node* pod_spec_of(const Reporter& rep, const Node& doc) {
     const Node* spec = present(&doc, "spec");
@@ -158,7 +98,7 @@ bool build_pod_group(const std::vector<const Resource*>& pods, const Reporter& r
         active.resize(static_cast<std::size_t>(*total));
     }
 
-    // One podSet per role, in order of first appearance, then sorted by name.
+    // One podSet per role hash, in order of first appearance, then sorted by name.
     std::map<std::string, std::size_t> by_role;
     for (const Resource* p : fast ? std::vector<const Resource*>{active.front()} : active) {
         const Reporter pr = rep.about(*p);
@@ -166,16 +106,14 @@ bool build_pod_group(const std::vector<const Resource*>& pods, const Reporter& r
         if (!spec) return false;
         // Kueue groups by the role hash itself, so an annotated hash wins.
         const Node* hash_at = annotation(p->doc, kRoleHashAnnotation);
-        const std::string shape = role_key(*spec);
-        const std::string key = hash_at ? "annotated:" + lower(text(hash_at)) : "shape:" + shape;
-        if (auto it = by_role.find(key); it != by_role.end()) {
+        const std::string name = hash_at ? pod_set_name(pr, text(hash_at), hash_at, "metadata.annotations[" + std::string(kRoleHashAnnotation) + "]")
+                                         : role_hash(*spec);
+        if (name.empty()) return false;
+        if (auto it = by_role.find(name); it != by_role.end()) {
             ++out.pod_sets[it->second].count;
             continue;
         }
-        const std::string name = hash_at ? pod_set_name(pr, text(hash_at), hash_at, "metadata.annotations[" + std::string(kRoleHashAnnotation) + "]")
-                                         : fnv_hex8(shape);
-        if (name.empty()) return false;
-        by_role.emplace(key, out.pod_sets.size());
+        by_role.emplace(name, out.pod_sets.size());
         PodSet ps{.name = name, .count = fast ? *total : 1, .tmpl = template_of(*spec), .mark = p->doc.mark()};
         ps.name_at = spec;
         out.pod_sets.push_back(std::move(ps));

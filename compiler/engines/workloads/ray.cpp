@@ -71,8 +71,10 @@ bool ft_enabled(const Node& doc, const Node& cluster) {
     return lower(text(annotation(doc, "ray.io/ft-enabled"))) == "true" || present(&cluster, "gcsFaultToleranceOptions");
 }
 
+}  // namespace
+
 // The RayCluster spec's podSets: head, then one per worker group.
-bool cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::string& path, Built& out) {
+bool ray_cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::string& path, Built& out) {
     const Node* head = present(&cluster, "headGroupSpec");
     if (!head || !head->is_map()) {
         rep.invalid(head ? head : &cluster, path + ".headGroupSpec", "Required value");
@@ -154,15 +156,13 @@ bool cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::strin
     return ok;
 }
 
-}  // namespace
-
 bool build_raycluster(const Reporter& rep, Built& out) {
     const Node* spec = present(&rep.doc(), "spec");
     if (!spec || !spec->is_map()) {
         rep.invalid(spec ? spec : &rep.doc(), "spec", "Required value");
         return false;
     }
-    return cluster_pod_sets(rep, *spec, "spec", out) && check_pod_sets(rep, out, spec, "spec.workerGroupSpecs");
+    return ray_cluster_pod_sets(rep, *spec, "spec", out) && check_pod_sets(rep, out, spec, "spec.workerGroupSpecs");
 }
 
 bool build_rayjob(const Reporter& rep, Built& out) {
@@ -194,7 +194,7 @@ bool build_rayjob(const Reporter& rep, Built& out) {
                     "Invalid value: false: a kueue managed job should delete the cluster after finishing");
         return false;
     }
-    if (!cluster_pod_sets(rep, *cluster, "spec.rayClusterSpec", out)) return false;
+    if (!ray_cluster_pod_sets(rep, *cluster, "spec.rayClusterSpec", out)) return false;
 
     const Node* mode_at = present(spec, "submissionMode");
     const std::string mode = mode_at ? text(mode_at) : "K8sJobMode";

@@ -179,12 +179,16 @@ std::optional<Resource> file_sample(const site::Site& s, const site::Workload& w
 
     apply_overrides(w, timestamp, ctx, loaded.resources, diags);
     const std::size_t findings_before = diags.all().size();
-    auto wls = workloads_from_jobs(loaded.resources, ctx, diags);
+    // A TrainJob's (Cluster)TrainingRuntime may come in the same file.
+    ClusterContext with_file = ctx;
+    for (const Resource* r : cluster_context(loaded.resources).training_runtimes) with_file.training_runtimes.push_back(r);
+    auto wls = workloads_from_jobs(loaded.resources, with_file, diags);
     if (wls.size() == 1) return std::move(wls.front());
     if (!wls.empty())
         diags.error(s.file, w.file.mark,
                     "workload \"" + w.name.value + "\": \"" + w.file.value + "\" yields " + std::to_string(wls.size()) +
-                        " Workloads; a sample needs exactly one (one job per file, a LeaderWorkerSet with one group)",
+                        " Workloads; a sample needs exactly one (one job per file, a LeaderWorkerSet with one group, a "
+                        "Deployment with one replica)",
                     "site.workload");
     else if (diags.all().size() == findings_before)
         diags.error(s.file, w.file.mark, "workload \"" + w.name.value + "\": \"" + w.file.value + "\" holds no job queueforge converts",

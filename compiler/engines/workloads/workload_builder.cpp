@@ -81,7 +81,8 @@ Resource make_workload(const Resource& job, const WorkloadHead& head, Built b) {
     const Node* job_meta = present(&job.doc, "metadata");
     const Mark doc_mark = job.doc.mark();
     const Mark meta_mark = mark_of(job_meta, job);
-    const Node* uid = present(job_meta, "uid");
+    // A Pod's Workload (component_kind): the Pod's uid is not in the manifest.
+    const Node* uid = b.component_kind.empty() ? present(job_meta, "uid") : nullptr;
 
     Node meta = Node::mapping(meta_mark);
     meta.set("name", str(head.name, mark_of(present(job_meta, "name"), job)));

@@ -26,19 +26,22 @@ struct ClusterContext {
     std::vector<const Resource*> local_queues;
     std::vector<const Resource*> priority_classes;       // kueue.x-k8s.io WorkloadPriorityClass
     std::vector<const Resource*> k8s_priority_classes;   // scheduling.k8s.io PriorityClass
+    std::vector<const Resource*> training_runtimes;      // trainer.kubeflow.org (Cluster)TrainingRuntime
 };
 ClusterContext cluster_context(const std::vector<Resource>& all);
 
 // True for the kinds converted below: batch/v1 Job, jobset.x-k8s.io/v1alpha2
 // JobSet, kubeflow.org/v1 PyTorchJob, TFJob, XGBoostJob, PaddleJob and
-// JAXJob, kubeflow.org/v2beta1 MPIJob, ray.io/v1 RayCluster and RayJob, v1 Pod,
-// leaderworkerset.x-k8s.io/v1 LeaderWorkerSet, apps/v1 StatefulSet
-// (compiler/engines/workloads/integrations.def).
+// JAXJob, kubeflow.org/v2beta1 MPIJob, ray.io/v1 RayCluster, RayJob and
+// RayService, v1 Pod, leaderworkerset.x-k8s.io/v1 LeaderWorkerSet, apps/v1
+// StatefulSet and Deployment, trainer.kubeflow.org/v1alpha1 TrainJob,
+// workload.codeflare.dev/v1beta2 AppWrapper, sparkoperator.k8s.io/v1beta2
+// SparkApplication (compiler/engines/workloads/integrations.def).
 bool is_job(const Resource& r);
 
 // For job kinds Kueue integrates but queueforge does not convert (CronJob,
-// SparkApplication, RayService, AppWrapper, TrainJob, Deployment, ...), why;
-// nullopt for everything else. workloads_from_jobs reports these as warnings
+// other API versions) and OpenShift AI objects rendered into jobs (Notebook,
+// InferenceService, LLMInferenceService), why; nullopt for everything else. workloads_from_jobs reports these as warnings
 // ("jobs.unsupported") and skips them.
 std::optional<std::string> unsupported_job_reason(const Resource& r);
 
@@ -54,7 +57,9 @@ std::optional<std::string> unsupported_job_reason(const Resource& r);
 // uid; left out so names are stable), cut to 253 characters. A pod group's
 // Workload is named after the group, as in Kueue. A LeaderWorkerSet yields one
 // Workload per group i, named `leaderworkerset-<name>-<i>` (none at replicas
-// 0); a StatefulSet none at replicas 0. Jobs that only have
+// 0); a StatefulSet none at replicas 0; a Deployment one single-pod Workload
+// per replica i, named `pod-<name>-<i>`, without the job-uid label and owner
+// reference (they are its Pods', whose uids only the cluster knows). Jobs that only have
 // metadata.generateName are named generateName + their 1-based position in
 // `jobs`. Jobs without a namespace are in `default`.
 // metadata.creationTimestamp is the job's when it has one; otherwise see

@@ -276,3 +276,52 @@ TEST_CASE("jobs: timestamp_plus") {
     CHECK_FALSE(workloads::timestamp_plus("2026-02-30T00:00:00Z", 0));
     CHECK_FALSE(workloads::timestamp_plus("yesterday", 0));
 }
+
+TEST_CASE("jobs: a TrainJob file site sample takes its runtime from the same file; a Deployment of one replica is a sample") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "tj.yaml", yaml(R"(
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: ft}
+spec:
+  runtimeRef: {name: torch}
+  trainer: {numNodes: 2, resourcesPerNode: {requests: {nvidia.com/gpu: 4}}}
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {name: torch}
+spec:
+  mlPolicy: {numNodes: 1, torch: {}}
+  template:
+    spec:
+      replicatedJobs:
+      - name: node
+        template:
+          metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}
+          spec:
+            template: {spec: {containers: [{name: node, resources: {requests: {cpu: "4"}}}]}}
+)"));
+    const std::string dep = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: srv}\nspec:\n  replicas: N\n"
+                            "  template: {spec: {containers: [{name: s, resources: {requests: {cpu: \"1\"}}}]}}\n";
+    for (const char* n : {"1", "2"}) {
+        std::string text = dep;
+        text.replace(text.find("N\n"), 1, n);
+        qf_test::write_text(tmp.path / ("dep-" + std::string(n) + ".yaml"), text);
+    }
+    SiteRun r("    - name: ft\n      namespace: ml\n      file: tj.yaml\n    - name: srv\n      namespace: ml\n      file: dep-1.yaml\n"
+              "    - name: srv-two\n      namespace: ml\n      file: dep-2.yaml",
+              tmp.path);
+    INFO(qf_test::messages(r.d));
+    REQUIRE(r.out.size() == 2);
+    CHECK(r.out[0].workload.ref.name == "trainjob-ft");
+    CHECK(pod_sets(r.out[0].workload) == "node:2");
+    CHECK(str(r.out[0].workload.doc, {"spec", "podSets", "0", "template", "spec", "containers", "0", "resources", "requests",
+                                      "nvidia.com/gpu"}) == "4");
+    CHECK(r.out[1].workload.ref.name == "pod-srv-0");
+    const Diagnostic* refused = nullptr;
+    for (const auto& x : r.d.all())
+        if (x.rule == "site.workload") refused = &x;
+    REQUIRE(refused);
+    CHECK(refused->message.find("\"dep-2.yaml\" yields 2 Workloads") != std::string::npos);
+    CHECK(refused->message.find("a Deployment with one replica") != std::string::npos);
+}

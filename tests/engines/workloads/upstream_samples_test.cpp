@@ -26,7 +26,7 @@ TEST_CASE("jobs: every Kueue sample job converts without errors") {
     }
     // Kinds queueforge does not convert, each for a stated reason
     // (workloads::unsupported_job_reason): checked to be reported, not silently dropped.
-    const std::set<std::string> skipped = {"CronJob", "SparkApplication", "RayService"};
+    const std::set<std::string> skipped = {"CronJob"};
     std::map<std::string, std::size_t> converted;  // kind -> Workloads
     std::set<std::string> skipped_seen;
     std::size_t topology_notes = 0;
@@ -62,7 +62,7 @@ TEST_CASE("jobs: every Kueue sample job converts without errors") {
     CHECK(skipped_seen == skipped);
     CHECK(topology_notes == 3);
     for (const std::string kind : {"Job", "JobSet", "PyTorchJob", "TFJob", "XGBoostJob", "PaddleJob", "JAXJob", "MPIJob",
-                                   "RayCluster", "RayJob", "Pod", "Pod group"}) {
+                                   "RayCluster", "RayJob", "RayService", "SparkApplication", "Pod", "Pod group"}) {
         INFO(kind);
         CHECK(converted[kind] >= 1);
     }
@@ -78,6 +78,8 @@ TEST_CASE("jobs: every Kueue sample job converts without errors") {
     CHECK(shape["raycluster-raycluster-complete"] == "head:1 small-group:1");
     CHECK(shape["rayjob-rayjob-sample"] == "head:1 small-group:1 submitter:1");
     CHECK(shape["rayjob-rayjob-autoscaling-sample"] == "head:1 small-group:1 submitter:1");
+    CHECK(shape["rayservice-test-rayservice"] == "head:1 small-group:1");
+    CHECK(shape["sparkapplication-spark-pi"] == "driver:1 executor:2");
     CHECK(shape["sample-group"].size() == 10);  // one role: "<hash>:2"
     CHECK(shape["sample-group"].ends_with(":2"));
 
