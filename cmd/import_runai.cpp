@@ -1,0 +1,77 @@
+#include "import_runai.hpp"
+
+#include <queueforge/integrations/import.hpp>
+#include <queueforge/integrations/runai.hpp>
+
+#include <iostream>
+
+namespace queueforge::cli {
+
+int run_import_runai(const RunaiImportFlags& f, const GateFlags& gate) {
+    namespace ra = importer::runai;
+    Diagnostics diags;
+    std::vector<SourceText> sources;
+    auto org = ra::read_organization(f.paths, diags, &sources);
+    if (!org) {
+        report(diags, sources, gate);
+        return kInvalid;
+    }
+    ra::MigrationOptions opts;
+    if (!f.target.empty()) opts.target = f.target;
+    if (!f.name.empty()) opts.site_name = f.name;
+    opts.weights = f.weights == "split" ? ra::WeightMode::Split : ra::WeightMode::Average;
+    auto m = ra::migrate(*org, opts, diags);
+    if (!m) {
+        report(diags, sources, gate);
+        return kInvalid;
+    }
+    std::vector<ra::Comparison> comparisons;
+    if (!f.report.empty()) {
+        if (auto c = ra::compare(*org, *m, opts, ra::demand_everything(*org), "everyone asks for everything", diags))
+            comparisons.push_back(std::move(*c));
+        for (const auto& file : f.demands) {
+            auto d = ra::read_demands(file, *org, diags);
+            if (!d) continue;
+            if (auto c = ra::compare(*org, *m, opts, *d, file, diags)) comparisons.push_back(std::move(*c));
+        }
+    }
+    if (int rc = report(diags, sources, gate); rc != kOk) return rc;
+
+    const std::string site = ra::render_site(*m);
+    if (f.output.empty() || f.output == "-") {
+        std::cout << site;
+        std::cout.flush();
+        if (!std::cout.good()) return kInvalid;
+    } else {
+        Diagnostics io;
+        if (!write_file_atomically(f.output, site, io)) {
+            report(io, {});
+            return kInvalid;
+        }
+    }
+    if (!f.report.empty()) {
+        const bool json = f.report_format == "json" ||
+                          (f.report_format.empty() && f.report.size() > 5 &&
+                           f.report.compare(f.report.size() - 5, 5, ".json") == 0);
+        const std::string text =
+            json ? ra::render_report_json(*m, comparisons).dump(2) + "\n" : ra::render_report_text(*m, comparisons);
+        if (f.report == "-") {
+            std::cerr << text;
+        } else {
+            Diagnostics io;
+            if (!write_file_atomically(f.report, text, io)) {
+                report(io, {});
+                return kInvalid;
+            }
+        }
+    }
+    std::size_t teams = 0;
+    if (const Node* spec = m->site.find("spec"))
+        if (const Node* t = spec->find("teams")) teams = t->items().size();
+    std::cerr << "queueforge import: Run:ai organisation with " << org->pools.size() << " node pools, "
+              << org->departments.size() << " departments, " << org->projects.size() << " projects -> " << teams
+              << " teams for target " << opts.target << "\n";
+    return kOk;
+}
+
+}  // namespace queueforge::cli
