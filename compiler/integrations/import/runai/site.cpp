@@ -19,6 +19,7 @@
 // cannot be capped in Kueue: the report says so.
 #include <queueforge/integrations/runai.hpp>
 
+#include <queueforge/base/quantity.hpp>
 #include <queueforge/base/yaml_emit.hpp>
 
 #include <algorithm>
@@ -187,11 +188,95 @@ struct Builder {
         return q;
     }
 
-    Node cohorts() {
-        Node list = Node::sequence();
+    // A pool's size in the export's units (GPUs, millicores, MiB), when known.
+    std::optional<double> capacity(const NodePool& p, const std::string& res) const {
+        if (!p.nodes) return std::nullopt;
+        const double nodes = static_cast<double>(*p.nodes);
+        if (res == "gpu") return nodes * p.gpus_per_node;
+        for (const auto& [k, v] : p.allocatable) {
+            if (k != res) continue;
+            auto q = Quantity::parse(v);
+            if (!q) return std::nullopt;
+            const double milli = static_cast<double>(q->milli_value());
+            return res == "cpu" ? nodes * milli : nodes * milli / 1000.0 / 1048576.0;
+        }
+        return std::nullopt;
+    }
+
+    // What the departments (their subtree: max of own deserved and their
+    // projects') and the projects outside departments hold in one pool.
+    double assigned(const std::string& pool, const std::string& res) const {
+        double sum = 0;
+        for (const auto& d : org.departments)
+            for (const auto& pr : d.resources)
+                if (pr.pool == pool && quota_of(pr, res).set)
+                    sum += std::max(quota_of(pr, res).deserved, projects_deserved(d.name, pool, res));
+        for (const auto& d : org.departments) {
+            bool has = false;
+            for (const auto& pr : d.resources) has = has || (pr.pool == pool && quota_of(pr, res).set);
+            if (!has) sum += projects_deserved(d.name, pool, res);
+        }
+        for (const auto& p : org.projects)
+            if (p.parent.empty())
+                for (const auto& pr : p.resources)
+                    if (pr.pool == pool && quota_of(pr, res).set) sum += quota_of(pr, res).deserved;
+        return sum;
+    }
+
+    bool used_in(const std::string& pool, const std::string& res) const {
+        for (const auto* units : {&org.departments, &org.projects})
+            for (const auto& u : *units)
+                for (const auto& pr : u.resources)
+                    if (pr.pool == pool && quota_of(pr, res).set) return true;
+        return false;
+    }
+
+    // The root cohort holds what no department or project deserves: Run:ai
+    // shares a pool's unassigned capacity over quota, and Kueue lends only
+    // quota, so without it those GPUs would be usable by nobody.
+    Node root_cohort() {
         Node root = Node::mapping();
         root.set("name", Node::string(opts.site_name));
-        list.push(std::move(root));
+        Node quota = Node::sequence();
+        for (const auto& pool : org.pools) {
+            Node nominal = flow_map();
+            for (const char* res : kResources) {
+                if (!used_in(pool.name, res)) continue;
+                const std::string obj = "node pool " + pool.name;
+                auto cap = capacity(pool, res);
+                const double held = assigned(pool.name, res);
+                if (!cap) {
+                    if (std::string(res) == "gpu")
+                        item(obj, "unassigned GPUs", "shared over quota", "", "not expressible",
+                             "the export gives no nodes and allocatable for this pool, so the GPUs no one deserves "
+                             "cannot be given to the root cohort; add them to share them in Kueue");
+                    continue;
+                }
+                const double spare = std::max(0.0, *cap - held);
+                nominal.set(k8s_name(res), Node::string(quantity(res, spare)));
+                if (*cap >= held)
+                    item(obj, std::string(res) + " deserved by no one", shown(res, spare) + " of " + shown(res, *cap),
+                         "root cohort nominalQuota " + quantity(res, spare) + " (lent to every department)", "exact");
+                else
+                    item(obj, std::string(res) + " deserved by no one", "none: the units deserve " +
+                                                                             shown(res, held) + " of " + shown(res, *cap),
+                         "root cohort nominalQuota 0", "approximated",
+                         "the pool is over-subscribed: Run:ai's fair share honours deserved quota first come, first "
+                         "served; Kueue admits up to the quota and the pods wait for nodes");
+            }
+            if (nominal.size() == 0) continue;
+            Node q = Node::mapping();
+            q.set("pool", Node::string(pool.name));
+            q.set("nominal", std::move(nominal));
+            quota.push(std::move(q));
+        }
+        if (quota.size() > 0) root.set("quota", std::move(quota));
+        return root;
+    }
+
+    Node cohorts() {
+        Node list = Node::sequence();
+        list.push(root_cohort());
         item("organization", "cluster-wide division of idle quota", "departments share the cluster",
              "root cohort " + opts.site_name + " over the department cohorts", "exact");
         for (const auto& d : org.departments) {
@@ -257,10 +342,13 @@ struct Builder {
     }
 
     Node team_node(const std::string& name, const OrgUnit& p, const std::vector<const PoolResources*>& prs,
-                   std::optional<double> weight, bool own_queue) {
+                   std::optional<double> weight, bool own_queue, bool default_queue = true) {
         Node t = Node::mapping();
         t.set("name", Node::string(name));
         if (own_queue) t.set("localQueue", Node::string(name));
+        // One default LocalQueue per namespace (site.default-queue): split
+        // teams share the project's namespaces, the first pool's is the default.
+        if (!default_queue) t.set("defaultQueue", Node::boolean(false));
         Node ns = Node::sequence();
         for (const auto& n : p.namespaces) ns.push(Node::string(n));
         t.set("namespaces", std::move(ns));
@@ -292,18 +380,21 @@ struct Builder {
             }();
             if (differ && opts.weights == WeightMode::Split) {
                 std::string names;
+                bool first = true;
                 for (const auto& pr : p.resources) {
                     const std::string name = p.name + "-" + pr.pool;
                     names += (names.empty() ? "" : ", ") + name;
                     std::optional<double> w;
                     if (pr.gpu.weight_set) w = pr.gpu.weight;
-                    list.push(team_node(name, p, {&pr}, w, true));
+                    list.push(team_node(name, p, {&pr}, w, true, first));
+                    first = false;
                     m.team_pool[name] = pr.pool;
                 }
                 item(obj, "overQuotaWeight per node pool", "differs by pool",
                      "one ClusterQueue per node pool (" + names + "), each with its pool's weight", "approximated",
-                     "the project's pools no longer share one queue: a workload names the LocalQueue of one pool, "
-                     "and Kueue cannot fall back from one pool to the next as a Run:ai workload's node-pool list does");
+                     "the project's pools no longer share one queue: a workload names the LocalQueue of one pool "
+                     "(the first pool's is the namespace's default), and Kueue cannot fall back from one pool to the "
+                     "next as a Run:ai workload's node-pool list does");
                 continue;
             }
             list.push(team_node(p.name, p, all, weight, opts.weights == WeightMode::Split));
@@ -367,7 +458,18 @@ struct Builder {
         spec.set("teams", teams());
         if (opts.target.rfind("rhoai-3", 0) == 0) {
             Node ko = Node::mapping();
+            // The Kueue CR enables at least one framework. Run:ai's own
+            // workload types (training, workspaces) run as its CRDs; on
+            // OpenShift AI they become Kubeflow training jobs and batch Jobs.
+            Node fw = Node::sequence();
+            fw.push(Node::string("BatchJob"));
+            fw.push(Node::string("PyTorchJob"));
+            ko.set("frameworks", std::move(fw));
             ko.set("preemptionPolicy", Node::string("FairSharing"));
+            item("organization", "workload types", "Run:ai training and workspace workloads",
+                 "kueueOperator.frameworks BatchJob, PyTorchJob", "approximated",
+                 "Run:ai's own workload CRDs have no Kueue integration: submit them as Jobs or Kubeflow jobs "
+                 "(add frameworks to the site for RayJob, JobSet, ...)");
             spec.set("kueueOperator", std::move(ko));
             item("organization", "fair sharing of over-quota resources", "always on",
                  "kueueOperator.preemptionPolicy FairSharing (the Kueue CR turns on Kueue's fair sharing)", "exact");
