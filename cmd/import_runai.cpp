@@ -25,6 +25,12 @@ int run_import_runai(const RunaiImportFlags& f, const GateFlags& gate) {
         report(diags, sources, gate);
         return kInvalid;
     }
+    // The site must build for its target before anything is written; its
+    // errors are positioned in the site text as written with -o.
+    if (!ra::check_site(*m, f.output.empty() || f.output == "-" ? "<stdout>" : f.output, diags)) {
+        report(diags, sources, gate);
+        return kInvalid;
+    }
     std::vector<ra::Comparison> comparisons;
     if (!f.report.empty()) {
         if (auto c = ra::compare(*org, *m, opts, ra::demand_everything(*org), "everyone asks for everything", diags))

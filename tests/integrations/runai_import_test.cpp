@@ -221,7 +221,7 @@ TEST_CASE("runai import: a department whose projects deserve more is reported as
     CHECK(found);
 }
 
-TEST_CASE("runai import: before and after, everyone asking for everything", "[runai][slow]") {
+TEST_CASE("runai import: before and after, everyone asking for everything", "[runai]") {
     const Organization org = example();
     Diagnostics d;
     auto m = migrate(org, {}, d);
@@ -257,4 +257,57 @@ TEST_CASE("runai import: before and after, everyone asking for everything", "[ru
     }
     CHECK(rows["h100/vision"].kueue <= 12);  // limit 12
     CHECK(rows["h100/recsys"].kueue <= 8);   // limit 8
+}
+
+TEST_CASE("runai import: a target without Cohorts is refused with the site's reason", "[runai]") {
+    const Organization org = example();
+    Diagnostics d;
+    MigrationOptions opts;
+    opts.target = "kueue-0.8";
+    auto m = migrate(org, opts, d);
+    REQUIRE(m);
+    CHECK_FALSE(check_site(*m, "site.yaml", d));
+    REQUIRE(d.has_errors());
+    CHECK(d.all()[0].rule == "runai.site");
+    CHECK_THAT(d.all()[0].message, Catch::Contains("serves no Cohort objects"));
+    // And fair sharing cannot be switched on through the Kueue CR there.
+    bool noted = false;
+    for (const auto& f : m->fidelity)
+        noted = noted || (f.setting == "fair sharing of over-quota resources" && f.status == "approximated");
+    CHECK(noted);
+}
+
+TEST_CASE("runai import: a demands file naming unknown projects or pools is refused", "[runai]") {
+    const Organization org = example();
+    qf_test::TempDir dir;
+    const auto file = (dir.path / "demands.yaml").string();
+    qf_test::write_text(file, "demands:\n  - {project: llm, pool: b200, gpus: 8}\n  - {project: ops, pool: h100, gpus: 1}\n  - {project: llm, pool: h100}\n");
+    Diagnostics d;
+    CHECK_FALSE(read_demands(file, org, d));
+    std::string all;
+    for (const auto& x : d.all()) {
+        CHECK(x.rule == "runai.scenario");
+        all += std::to_string(x.mark.line) + ":" + std::to_string(x.mark.col) + " " + x.message + "\n";
+    }
+    CHECK_THAT(all, Catch::Contains("2:26 node pool \"b200\" is not in the Run:ai export"));
+    CHECK_THAT(all, Catch::Contains("3:15 project \"ops\" is not in the Run:ai export"));
+    CHECK_THAT(all, Catch::Contains("4:5 a demand needs project, pool and gpus"));
+}
+
+TEST_CASE("runai import: a scenario of demands is compared too", "[runai]") {
+    const Organization org = example();
+    Diagnostics d;
+    auto demands = read_demands((qf_test::source_dir() / "examples/runai/demands.yaml").string(), org, d);
+    REQUIRE(demands);
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    auto c = compare(org, *m, {}, *demands, "demands", d);
+    REQUIRE(c);
+    std::map<std::string, ComparisonRow> rows;
+    for (const auto& r : c->rows) rows[r.pool + "/" + r.project] = r;
+    // vision asks 10 and ranks High in h100: Run:ai serves it first over quota.
+    CHECK(rows["h100/vision"].runai == 10);
+    CHECK(rows["a100/vision"].demand == 0);
+    CHECK(rows["a100/vision"].kueue == 0);
+    for (const auto& r : c->rows) CHECK(r.kueue <= r.demand);
 }

@@ -128,6 +128,11 @@ std::optional<Migration> migrate(const Organization& org, const MigrationOptions
 
 std::string render_site(const Migration& m);
 
+// Builds the generated site as `path` (the file it is written to) and copies
+// its errors as runai.site: false when the site does not build for the
+// target (a target without Cohorts, an unsupported release).
+bool check_site(const Migration& m, const std::string& path, Diagnostics& diags);
+
 // GPUs each project asks for in each pool: (a) everything (every project asks
 // for each pool's whole capacity in the pools its quota names), or (b) a
 // scenario file: `demands: [{project, pool, gpus}]`.

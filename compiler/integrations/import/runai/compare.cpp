@@ -147,6 +147,15 @@ std::optional<TeamQueue> team_for(const Migration& m, const std::string& project
 
 }  // namespace
 
+bool check_site(const Migration& m, const std::string& path, Diagnostics& diags) {
+    Compilation comp = compile({.path = path, .text = render_site(m)});
+    if (comp.ok()) return true;
+    for (const auto& d : comp.diagnostics.all())
+        if (d.severity == Severity::Error)
+            diags.error(d.file, d.mark, "the generated site does not build: " + d.message, "runai.site");
+    return false;
+}
+
 std::vector<Demand> demand_everything(const Organization& org) {
     std::vector<Demand> out;
     for (const auto& pool : org.pools) {
@@ -213,9 +222,7 @@ std::optional<Comparison> compare(const Organization& org, const Migration& m, c
     const std::string site_path = "<runai-site>";
     Compilation comp = compile({.path = site_path, .text = render_site(m)});
     if (!comp.ok()) {
-        for (const auto& d : comp.diagnostics.all())
-            if (d.severity == Severity::Error)
-                diags.error(d.file, d.mark, "the generated site does not build: " + d.message, "runai.site");
+        check_site(m, site_path, diags);
         return std::nullopt;
     }
     std::vector<Resource> objects = workloads::resources_from_objects(comp.lowered->objects, site_path);
