@@ -139,8 +139,9 @@ Command add_import(CLI::App& app) {
     sub->add_option("--report", flags->runai.report,
                     "With --from runai: write the migration report (fidelity, before/after GPUs) to this file "
                     "(.json: JSON) or - for stderr");
-    sub->add_option("--report-format", flags->runai.report_format, "text or json (default: from --report's name)")
-        ->check(CLI::IsMember({"text", "json"}));
+    sub->add_option("--report-format", flags->runai.report_format,
+                    "text, json or markdown (default: json for a --report file ending in .json, else text)")
+        ->check(CLI::IsMember({"text", "json", "markdown"}));
     sub->add_option("--demands", flags->runai.demands,
                     "With --from runai --report: scenario files of demands (demands: [{project, pool, gpus}]) to "
                     "compare besides everyone asking for everything");

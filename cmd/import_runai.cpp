@@ -59,8 +59,9 @@ int run_import_runai(const RunaiImportFlags& f, const GateFlags& gate) {
         const bool json = f.report_format == "json" ||
                           (f.report_format.empty() && f.report.size() > 5 &&
                            f.report.compare(f.report.size() - 5, 5, ".json") == 0);
-        const std::string text =
-            json ? ra::render_report_json(*m, comparisons).dump(2) + "\n" : ra::render_report_text(*m, comparisons);
+        const std::string text = json ? ra::render_report_json(*m, comparisons).dump(2) + "\n"
+                                 : f.report_format == "markdown" ? ra::render_report_markdown(*m, comparisons)
+                                                                 : ra::render_report_text(*m, comparisons);
         if (f.report == "-") {
             std::cerr << text;
         } else {

@@ -311,3 +311,14 @@ TEST_CASE("runai import: a scenario of demands is compared too", "[runai]") {
     CHECK(rows["a100/vision"].kueue == 0);
     for (const auto& r : c->rows) CHECK(r.kueue <= r.demand);
 }
+
+TEST_CASE("runai import: the README's before/after table is the example's", "[runai]") {
+    const Organization org = example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    auto c = compare(org, *m, {}, demand_everything(org), "everything", d);
+    REQUIRE(c);
+    const std::string readme = qf_test::read_text(qf_test::source_dir() / "README.md");
+    CHECK_THAT(readme, Catch::Contains(render_comparison_markdown(*c)));
+}

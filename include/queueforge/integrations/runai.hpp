@@ -165,7 +165,9 @@ std::optional<Comparison> compare(const Organization& org, const Migration& m, c
 
 std::string render_report_text(const Migration& m, const std::vector<Comparison>& comparisons);
 nlohmann::ordered_json render_report_json(const Migration& m, const std::vector<Comparison>& comparisons);
-// The comparison as a Markdown table (README).
+// The comparison as a Markdown table (README), and the whole report in
+// Markdown: the fidelity table, then each comparison under its scenario.
 std::string render_comparison_markdown(const Comparison& c);
+std::string render_report_markdown(const Migration& m, const std::vector<Comparison>& comparisons);
 
 }  // namespace queueforge::importer::runai

@@ -44,6 +44,15 @@ std::string render_comparison_markdown(const Comparison& c) {
     return out;
 }
 
+std::string render_report_markdown(const Migration& m, const std::vector<Comparison>& comparisons) {
+    std::string out = "| Status | Run:ai object | Setting | Run:ai | Kueue | Note |\n|---|---|---|---|---|---|\n";
+    for (const auto& f : m.fidelity)
+        out += "| " + f.status + " | " + f.object + " | " + f.setting + " | " + f.runai + " | " +
+               (f.kueue.empty() ? "-" : f.kueue) + " | " + f.note + " |\n";
+    for (const auto& c : comparisons) out += "\nGPUs per project and node pool: " + c.scenario + "\n\n" + render_comparison_markdown(c);
+    return out;
+}
+
 std::string render_report_text(const Migration& m, const std::vector<Comparison>& comparisons) {
     std::string out = "Run:ai → Kueue fidelity\n";
     std::map<std::string, int> counts;
