@@ -138,10 +138,11 @@ Command add_import(CLI::App& app) {
         ->check(CLI::IsMember({"average", "split"}));
     sub->add_option("--report", flags->runai.report,
                     "With --from runai: write the migration report (fidelity, before/after GPUs) to this file "
-                    "(.json: JSON) or - for stderr");
+                    "or - for stderr");
     sub->add_option("--report-format", flags->runai.report_format,
-                    "text, json or markdown (default: json for a --report file ending in .json, else text)")
-        ->check(CLI::IsMember({"text", "json", "markdown"}));
+                    "text, json, markdown or html (default: from the --report file's extension .json, .md, .html; "
+                    "else text)")
+        ->check(CLI::IsMember({"text", "json", "markdown", "html"}));
     sub->add_option("--demands", flags->runai.demands,
                     "With --from runai --report: scenario files of demands (demands: [{project, pool, gpus}]) to "
                     "compare besides everyone asking for everything");

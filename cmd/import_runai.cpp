@@ -56,12 +56,15 @@ int run_import_runai(const RunaiImportFlags& f, const GateFlags& gate) {
         }
     }
     if (!f.report.empty()) {
-        const bool json = f.report_format == "json" ||
-                          (f.report_format.empty() && f.report.size() > 5 &&
-                           f.report.compare(f.report.size() - 5, 5, ".json") == 0);
-        const std::string text = json ? ra::render_report_json(*m, comparisons).dump(2) + "\n"
-                                 : f.report_format == "markdown" ? ra::render_report_markdown(*m, comparisons)
-                                                                 : ra::render_report_text(*m, comparisons);
+        auto ends = [&](const std::string& ext) {
+            return f.report.size() > ext.size() && f.report.compare(f.report.size() - ext.size(), ext.size(), ext) == 0;
+        };
+        std::string format = f.report_format;
+        if (format.empty()) format = ends(".json") ? "json" : ends(".html") ? "html" : ends(".md") ? "markdown" : "text";
+        const std::string text = format == "json"       ? ra::render_report_json(*m, comparisons).dump(2) + "\n"
+                                 : format == "markdown" ? ra::render_report_markdown(*m, comparisons)
+                                 : format == "html"     ? ra::render_report_html(*m, comparisons)
+                                                        : ra::render_report_text(*m, comparisons);
         if (f.report == "-") {
             std::cerr << text;
         } else {

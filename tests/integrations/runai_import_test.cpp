@@ -322,3 +322,24 @@ TEST_CASE("runai import: the README's before/after table is the example's", "[ru
     const std::string readme = qf_test::read_text(qf_test::source_dir() / "README.md");
     CHECK_THAT(readme, Catch::Contains(render_comparison_markdown(*c)));
 }
+
+TEST_CASE("runai import: the HTML report escapes input and highlights differences", "[runai]") {
+    Diagnostics d;
+    auto org = read_organization_text("export.yaml",
+                                      std::string(kPools) +
+                                          "projects:\n  - name: a\n    namespace: \"<b>ns</b>\"\n"
+                                          "    resources: [{nodePool: {name: h100}, gpu: {deserved: 4, limit: 8}}]\n",
+                                      d);
+    REQUIRE(org);
+    auto m = migrate(*org, {}, d);
+    REQUIRE(m);
+    Comparison c;
+    c.scenario = "s";
+    c.rows.push_back({"a", "", "h100", 8, 4, 6, 8});
+    c.rows.push_back({"b", "", "h100", 8, 4, 6, 6});
+    const std::string html = render_report_html(*m, {c});
+    CHECK_THAT(html, Catch::Contains("&lt;b&gt;ns&lt;/b&gt;"));
+    CHECK_THAT(html, !Catch::Contains("<b>ns"));
+    CHECK_THAT(html, Catch::Contains("<td class=\"n more\">+2</td>"));
+    CHECK_THAT(html, Catch::Contains("<td class=\"n\">=</td>"));
+}

@@ -169,5 +169,8 @@ nlohmann::ordered_json render_report_json(const Migration& m, const std::vector<
 // Markdown: the fidelity table, then each comparison under its scenario.
 std::string render_comparison_markdown(const Comparison& c);
 std::string render_report_markdown(const Migration& m, const std::vector<Comparison>& comparisons);
+// One self-contained HTML page (inline CSS, no scripts), input text escaped,
+// differences highlighted.
+std::string render_report_html(const Migration& m, const std::vector<Comparison>& comparisons);
 
 }  // namespace queueforge::importer::runai

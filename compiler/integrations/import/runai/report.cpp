@@ -2,6 +2,8 @@
 // before/after tables, as text, JSON and Markdown.
 #include <queueforge/integrations/runai.hpp>
 
+#include <queueforge/backends/html_report.hpp>
+
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -50,6 +52,42 @@ std::string render_report_markdown(const Migration& m, const std::vector<Compari
         out += "| " + f.status + " | " + f.object + " | " + f.setting + " | " + f.runai + " | " +
                (f.kueue.empty() ? "-" : f.kueue) + " | " + f.note + " |\n";
     for (const auto& c : comparisons) out += "\nGPUs per project and node pool: " + c.scenario + "\n\n" + render_comparison_markdown(c);
+    return out;
+}
+
+std::string render_report_html(const Migration& m, const std::vector<Comparison>& comparisons) {
+    using html_report::escape;
+    std::string out =
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Run:ai to Kueue migration</title>\n"
+        "<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}"
+        "th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}td.n{text-align:right}"
+        ".exact{color:#2a7a2a}.approximated{color:#a66a00}.lost{color:#b22222}"
+        ".more{background:#e3f4e3;font-weight:bold}.less{background:#fbe3e3;font-weight:bold}</style></head><body>\n"
+        "<section id=\"runai-migration\"><h1>Run:ai to Kueue migration</h1>\n<h2>Fidelity</h2>\n"
+        "<table><tr><th>Status</th><th>Run:ai object</th><th>Setting</th><th>Run:ai</th><th>Kueue</th><th>Note</th></tr>\n";
+    for (const auto& f : m.fidelity) {
+        const std::string cls = f.status == "not expressible" ? "lost" : f.status;
+        out += "<tr><td class=\"" + cls + "\">" + escape(f.status) + "</td><td>" + escape(f.object) + "</td><td>" +
+               escape(f.setting) + "</td><td>" + escape(f.runai) + "</td><td>" + escape(f.kueue) + "</td><td>" +
+               escape(f.note) + "</td></tr>\n";
+    }
+    out += "</table>\n";
+    for (const auto& c : comparisons) {
+        out += "<h2>GPUs per project and node pool: " + escape(c.scenario) +
+               "</h2>\n<table><tr><th>Node pool</th><th>Department</th><th>Project</th><th>Asks</th><th>Deserved</th>"
+               "<th>Run:ai (KAI fair share)</th><th>Kueue (simulated)</th><th>Difference</th></tr>\n";
+        for (const auto& r : c.rows) {
+            const std::string d = diff_text(r);
+            const std::string cls = d.empty() ? "" : (r.kueue > r.runai ? " more" : " less");
+            out += "<tr><td>" + escape(r.pool) + "</td><td>" + escape(r.department.empty() ? "-" : r.department) +
+                   "</td><td>" + escape(r.project) + "</td><td class=\"n\">" + num(r.demand) +
+                   "</td><td class=\"n\">" + num(r.deserved) + "</td><td class=\"n\">" + num(r.runai) +
+                   "</td><td class=\"n\">" + num(r.kueue) + "</td><td class=\"n" + cls + "\">" +
+                   (d.empty() ? "=" : d) + "</td></tr>\n";
+        }
+        out += "</table>\n";
+    }
+    out += "</section>\n</body></html>\n";
     return out;
 }
 
