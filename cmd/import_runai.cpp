@@ -13,8 +13,11 @@ int run_import_runai(const RunaiImportFlags& f, const GateFlags& gate) {
     std::vector<SourceText> sources;
     auto org = ra::read_organization(f.paths, diags, &sources);
     if (!org) {
+        // Unreadable input is a usage error, as for the Kueue import.
+        bool unreadable = false;
+        for (const auto& d : diags.all()) unreadable = unreadable || (d.severity == Severity::Error && (d.rule == "io" || d.rule == "yaml.read"));
         report(diags, sources, gate);
-        return kInvalid;
+        return unreadable ? kUsage : kInvalid;
     }
     ra::MigrationOptions opts;
     if (!f.target.empty()) opts.target = f.target;
