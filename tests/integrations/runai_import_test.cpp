@@ -128,6 +128,11 @@ TEST_CASE("runai import: projects become teams with nominal and borrowing limits
     }
     CHECK(averaged);
     CHECK(rank_lost);
+    bool time_limit = false;
+    for (const auto& f : m->fidelity)
+        time_limit = time_limit || (f.object == "project search" && f.setting == "trainingJobTimeLimitSecs" &&
+                                    f.kueue.find("max-exec-time-seconds: \"86400\"") != std::string::npos);
+    CHECK(time_limit);
 }
 
 TEST_CASE("runai import: --runai-weights split makes one ClusterQueue per node pool", "[runai]") {

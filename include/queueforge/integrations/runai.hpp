@@ -69,6 +69,9 @@ struct NodePool {
 struct OrgUnit {
     std::string id, name, parent;  // parent: the department's name (projects)
     std::vector<std::string> namespaces;
+    // Workload time limits the project sets (ProjectV1: trainingJobTimeLimitSecs,
+    // interactiveJobTimeLimitSecs), field name -> seconds.
+    std::vector<std::pair<std::string, double>> time_limits;
     std::vector<PoolResources> resources;
     std::string file;
     Mark mark;

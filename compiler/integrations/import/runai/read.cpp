@@ -189,6 +189,15 @@ void read_unit(Reader& r, const Node& n, const std::string& kind, OrgUnit& u) {
     u.name = text_of(n.find("name"));
     u.id = text_of(n.find("id"));
     const std::string owner = kind + " \"" + u.name + "\"";
+    for (const char* key : {"trainingJobTimeLimitSecs", "interactiveJobTimeLimitSecs"}) {
+        const Node* v = n.find(key);
+        if (!v || v->is_null()) continue;
+        auto secs = number_of(*v);
+        if (!secs || *secs < 0)
+            r.error(v->mark(), owner + ": " + key + ": \"" + text_of(v) + "\" is not a number of seconds", "runai.input");
+        else if (*secs > 0)
+            u.time_limits.emplace_back(key, *secs);
+    }
     if (const Node* res = first_of(n, {"resources", "nodePoolsResources"})) {
         read_resources(r, *res, owner, u.resources);
     } else if (const Node* flat = first_of(n, {"deservedGpus", "maxAllowedGpus", "gpuOverQuotaWeight"})) {

@@ -369,6 +369,11 @@ struct Builder {
             for (const auto& n : p.namespaces) nss += (nss.empty() ? "" : ", ") + n;
             item(obj, "namespace", nss, "team namespaces (LocalQueue in each)", "exact");
             ranks(p, obj);
+            for (const auto& [field, secs] : p.time_limits)
+                item(obj, field, num(secs) + " s",
+                     "label kueue.x-k8s.io/max-exec-time-seconds: \"" + num(std::floor(secs)) +
+                         "\" on each job (Workload maximumExecutionTimeSeconds)",
+                     "approximated", "Kueue sets the limit per workload, not per queue: add the label to the jobs");
             auto weight = weight_of(p, obj, true);
             std::vector<const PoolResources*> all;
             for (const auto& pr : p.resources) all.push_back(&pr);
