@@ -287,3 +287,45 @@ TEST_CASE("fairshare: historical usage lowers the weight with kValue", "[fairsha
     CHECK(qs[0].share.fair_share == 3);
     CHECK(qs[1].share.fair_share == 5);
 }
+
+// pkg/scheduler/plugins/proportion/proportion_test.go, DescribeTable "Set fair
+// share for 2 hierarchy queues - simplified": departments d1, d2 each with one
+// queue (q1, q2); everything deserves 2, weighs 1 and requests 100 unless the
+// entry overrides it; priorities are Go's zero value unless set; kValue 0.
+TEST_CASE("fairshare: two departments with one queue each (KAI proportion table)", "[fairshare]") {
+    struct Entry {
+        const char* name;
+        double total;
+        double deserved[4];  // d1, q1, d2, q2
+        double weight[4];
+        int priority[4];
+        double expected[4];
+    };
+    const Entry entries[] = {
+        {"two top parent queues - sanity", 4, {2, 2, 2, 2}, {1, 1, 1, 1}, {0, 0, 0, 0}, {2, 2, 2, 2}},
+        // q2 keeps deserved 2 although d2 gets 1: oversubscription, as KAI's comment says.
+        {"two top parent queues - deserved department quota", 4, {3, 2, 1, 2}, {1, 1, 1, 1}, {0, 0, 0, 0}, {3, 3, 1, 2}},
+        {"two top parent queues - over-quota", 12, {3, 2, 1, 2}, {1, 1, 1, 1}, {0, 0, 0, 0}, {7, 7, 5, 5}},
+        {"two top parent queues - over-quota weight", 12, {3, 2, 1, 2}, {1, 1, 7, 1}, {0, 0, 0, 0}, {4, 4, 8, 8}},
+        {"two top parent queues - over-quota weight - reversed", 12, {3, 2, 1, 2}, {7, 1, 1, 1}, {0, 0, 0, 0},
+         {10, 10, 2, 2}},
+        {"two top parent queues - priority", 12, {1, 1, 1, 1}, {7, 1, 1, 1}, {1, 0, 2, 0}, {1, 1, 11, 11}},
+        {"two top parent queues - priority - reversed", 12, {1, 1, 1, 1}, {1, 1, 7, 1}, {2, 0, 1, 0}, {11, 11, 1, 1}},
+    };
+    for (const auto& e : entries) {
+        INFO(e.name);
+        std::vector<Queue> qs;
+        const char* names[] = {"d1", "q1", "d2", "q2"};
+        const int parents[] = {-1, 0, -1, 2};
+        for (int i = 0; i < 4; ++i) {
+            qs.push_back(queue(names[i], e.deserved[i], e.weight[i], 100));
+            qs.back().parent = parents[i];
+            qs.back().priority = e.priority[i];
+        }
+        divide_tree(e.total, 0, qs, /*sum_requests=*/false);
+        for (int i = 0; i < 4; ++i) {
+            INFO(names[i]);
+            CHECK(qs[i].share.fair_share == e.expected[i]);
+        }
+    }
+}
