@@ -348,3 +348,23 @@ TEST_CASE("runai import: the HTML report escapes input and highlights difference
     CHECK_THAT(html, Catch::Contains("<td class=\"n more\">+2</td>"));
     CHECK_THAT(html, Catch::Contains("<td class=\"n\">=</td>"));
 }
+
+TEST_CASE("runai import: MIG profiles on a pool turn GPU fractions from lost to approximated", "[runai]") {
+    auto status_of_fractions = [](const std::string& alloc) {
+        Diagnostics d;
+        auto org = read_organization_text(
+            "export.yaml",
+            "nodePools:\n  - {name: a100, labelKey: k, labelValue: v, nodes: 1, allocatable: {" + alloc +
+                "}}\nprojects:\n  - name: a\n    namespace: a\n    resources: [{nodePool: {name: a100}, gpu: {deserved: 1}}]\n",
+            d);
+        REQUIRE(org);
+        auto m = migrate(*org, {}, d);
+        REQUIRE(m);
+        for (const auto& f : m->fidelity)
+            if (f.setting == "GPU fractions and dynamic fractions") return f.status + ": " + f.kueue;
+        return std::string("missing");
+    };
+    CHECK(status_of_fractions("nvidia.com/gpu: \"8\"") == "not expressible: ");
+    CHECK(status_of_fractions("nvidia.com/mig-1g.10gb: \"14\"") ==
+          "approximated: MIG profiles the pools declare: a100 nvidia.com/mig-1g.10gb");
+}

@@ -281,6 +281,7 @@ struct Builder {
              "root cohort " + opts.site_name + " over the department cohorts", "exact");
         for (const auto& d : org.departments) {
             const std::string obj = "department " + d.name;
+            ranks(d, obj);
             Node c = Node::mapping();
             c.set("name", Node::string(d.name));
             c.set("parent", Node::string(opts.site_name));
@@ -427,9 +428,19 @@ struct Builder {
 
     void capabilities() {
         const std::string o = "organization";
-        item(o, "GPU fractions and dynamic fractions", "per workload", "", "not expressible",
-             "the export declares no MIG profiles or DRA device classes on its pools; Kueue counts whole "
-             "nvidia.com/gpu devices (MIG profiles become resources of their own, e.g. nvidia.com/mig-1g.10gb)");
+        std::string mig;
+        for (const auto& p : org.pools)
+            for (const auto& [k, v] : p.allocatable)
+                if (k.rfind("nvidia.com/mig-", 0) == 0) mig += (mig.empty() ? "" : ", ") + p.name + " " + k;
+        if (mig.empty())
+            item(o, "GPU fractions and dynamic fractions", "per workload", "", "not expressible",
+                 "the export declares no MIG profiles on its pools; Kueue counts whole nvidia.com/gpu devices "
+                 "(MIG profiles become resources of their own, e.g. nvidia.com/mig-1g.10gb)");
+        else
+            item(o, "GPU fractions and dynamic fractions", "per workload", "MIG profiles the pools declare: " + mig,
+                 "approximated",
+                 "a fraction becomes the nearest MIG profile the workload requests; the projects' quota is in whole "
+                 "GPUs, so give the profiles quota in the site's teams (dynamic fractions have no equivalent)");
         item(o, "bin packing / spread (node-level scheduler)", "cluster or node-pool setting", "", "not expressible",
              "node placement is the kube-scheduler's; Topology Aware Scheduling needs a topology the export does "
              "not declare");
