@@ -84,6 +84,14 @@ int run_import_runai(const RunaiImportFlags& f, const GateFlags& gate) {
     std::cerr << "queueforge import: Run:ai organisation with " << org->pools.size() << " node pools, "
               << org->departments.size() << " departments, " << org->projects.size() << " projects -> " << teams
               << " teams for target " << opts.target << "\n";
+    std::size_t exact = 0, approximated = 0, lost = 0;
+    for (const auto& it : m->fidelity) {
+        if (it.status == "exact") ++exact;
+        else if (it.status == "approximated") ++approximated;
+        else ++lost;
+    }
+    std::cerr << "queueforge import: Run:ai settings: " << exact << " exact, " << approximated << " approximated, "
+              << lost << " not expressible" << (f.report.empty() ? " (--report FILE for each one)" : "") << "\n";
     return kOk;
 }
 
