@@ -56,8 +56,13 @@ std::string fmt(double v) {
     return s;
 }
 
-// Over-quota priority: Run:ai's rank names (REST API Resources.rank, default
-// MediumLow; the CLI's priority=High|Medium|Low) in their order, or a number.
+// Over-quota priority: Run:ai's rank names (REST API Resources.rank: "the
+// scheduling rank of this org-unit within the node pool", default MediumLow,
+// e.g. High before Medium; the CLI's priority=High|Medium|Low) in their
+// order, or a number. The documentation names MediumLow, Medium and High;
+// the others (VeryLow, Low, MediumHigh, VeryHigh) complete the scale by
+// their names. Only the order matters: the KAI scheduler divides over-quota
+// resources by queue priority, highest first.
 std::optional<int> rank_value(const std::string& r) {
     static const std::pair<const char*, int> kRanks[] = {
         {"verylow", 1}, {"lowest", 1},      {"low", 2},  {"mediumlow", 3}, {"medium", 4},
