@@ -199,6 +199,18 @@ TEST_CASE("runai import: bad input names the Run:ai object and its position", "[
                            "      - nodePool: {name: h100}\n        gpu: {deserved: twelve}\n");
         CHECK_THAT(e, Catch::Contains("runai.input 8:25 project \"llm\", node pool \"h100\", gpu.deserved: \"twelve\" is not a number"));
     }
+    SECTION("a namespace Kubernetes would refuse") {
+        auto e = errors_of(std::string(kPools) + "projects:\n  - name: llm\n    namespace: Bad_NS\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 5:16 project \"llm\": namespace \"Bad_NS\" is not a lowercase RFC 1123 label"));
+    }
+    SECTION("a project name that cannot name a ClusterQueue") {
+        auto e = errors_of(std::string(kPools) + "projects:\n  - name: LLM.team\n    namespace: llm\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 4:11 project \"LLM.team\": not a lowercase RFC 1123 label"));
+    }
+    SECTION("an empty file") {
+        auto e = errors_of("");
+        CHECK_THAT(e, Catch::Contains("runai.input 1:1 the file holds no document"));
+    }
     SECTION("not an export at all") {
         auto e = errors_of("apiVersion: v1\nkind: ConfigMap\n");
         CHECK_THAT(e, Catch::Contains("runai.input 1:1 no nodePools, departments or projects"));
@@ -331,9 +343,9 @@ TEST_CASE("runai import: the README's before/after table is the example's", "[ru
 TEST_CASE("runai import: the HTML report escapes input and highlights differences", "[runai]") {
     Diagnostics d;
     auto org = read_organization_text("export.yaml",
-                                      std::string(kPools) +
-                                          "projects:\n  - name: a\n    namespace: \"<b>ns</b>\"\n"
-                                          "    resources: [{nodePool: {name: h100}, gpu: {deserved: 4, limit: 8}}]\n",
+                                      "nodePools:\n  - {name: h100, labelKey: \"<b>key</b>\", labelValue: v}\n"
+                                      "projects:\n  - name: a\n    namespace: a\n"
+                                      "    resources: [{nodePool: {name: h100}, gpu: {deserved: 4, limit: 8}}]\n",
                                       d);
     REQUIRE(org);
     auto m = migrate(*org, {}, d);
@@ -343,8 +355,8 @@ TEST_CASE("runai import: the HTML report escapes input and highlights difference
     c.rows.push_back({"a", "", "h100", 8, 4, 6, 8});
     c.rows.push_back({"b", "", "h100", 8, 4, 6, 6});
     const std::string html = render_report_html(*m, {c});
-    CHECK_THAT(html, Catch::Contains("&lt;b&gt;ns&lt;/b&gt;"));
-    CHECK_THAT(html, !Catch::Contains("<b>ns"));
+    CHECK_THAT(html, Catch::Contains("&lt;b&gt;key&lt;/b&gt;"));
+    CHECK_THAT(html, !Catch::Contains("<b>key"));
     CHECK_THAT(html, Catch::Contains("<td class=\"n more\">+2</td>"));
     CHECK_THAT(html, Catch::Contains("<td class=\"n\">=</td>"));
 }

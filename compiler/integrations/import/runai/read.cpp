@@ -31,6 +31,15 @@ std::string lower(std::string s) {
     return s;
 }
 
+// A lowercase RFC 1123 label: what Namespaces, ClusterQueues, Cohorts and
+// ResourceFlavors are named with.
+bool dns_label(const std::string& s) {
+    if (s.empty() || s.size() > 63) return false;
+    for (char c : s)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+    return s.front() != '-' && s.back() != '-';
+}
+
 std::optional<double> number_of(const Node& n) {
     if (!n.is_scalar() || n.is_null()) return std::nullopt;
     const std::string& t = n.text();
@@ -278,17 +287,33 @@ void read_document(Reader& r, const Node& root, Organization& org) {
             fn(item);
         }
     };
+    auto check_name = [&](const Node& n, const std::string& kind, const std::string& name, const char* becomes) {
+        if (dns_label(name)) return;
+        const Node* at = n.find("name");
+        r.error(at ? at->mark() : n.mark(),
+                kind + " \"" + name + "\": not a lowercase RFC 1123 label (a-z, 0-9, '-', at most 63), which its " +
+                    becomes + " is named with",
+                "runai.input");
+    };
     each("nodePools", [&](const Node& n) {
         NodePool p;
         read_pool(r, n, p);
-        if (p.name.empty()) r.error(n.mark(), "a node pool has no name", "runai.input");
-        else org.pools.push_back(std::move(p));
+        if (p.name.empty()) {
+            r.error(n.mark(), "a node pool has no name", "runai.input");
+            return;
+        }
+        check_name(n, "node pool", p.name, "ResourceFlavor");
+        org.pools.push_back(std::move(p));
     });
     each("departments", [&](const Node& n) {
         OrgUnit u;
         read_unit(r, n, "department", u);
-        if (u.name.empty()) r.error(n.mark(), "a department has no name", "runai.input");
-        else org.departments.push_back(std::move(u));
+        if (u.name.empty()) {
+            r.error(n.mark(), "a department has no name", "runai.input");
+            return;
+        }
+        check_name(n, "department", u.name, "Cohort");
+        org.departments.push_back(std::move(u));
     });
     each("projects", [&](const Node& n) {
         OrgUnit u;
@@ -297,6 +322,7 @@ void read_document(Reader& r, const Node& root, Organization& org) {
             r.error(n.mark(), "a project has no name", "runai.input");
             return;
         }
+        check_name(n, "project", u.name, "ClusterQueue");
         // The parent: current API parentId / parentName, previous departmentId / departmentName.
         u.parent = text_of(first_of(n, {"parentName", "departmentName"}));
         if (u.parent.empty()) {
@@ -308,7 +334,13 @@ void read_document(Reader& r, const Node& root, Organization& org) {
         std::set<std::string> seen;
         auto add_ns = [&](const Node* v) {
             const std::string ns = text_of(v);
-            if (!ns.empty() && seen.insert(ns).second) u.namespaces.push_back(ns);
+            if (ns.empty() || !seen.insert(ns).second) return;
+            if (!dns_label(ns))
+                r.error(v->mark(),
+                        "project \"" + u.name + "\": namespace \"" + ns +
+                            "\" is not a lowercase RFC 1123 label (a-z, 0-9, '-', at most 63)",
+                        "runai.input");
+            u.namespaces.push_back(ns);
         };
         add_ns(n.find("requestedNamespace"));
         if (const Node* st = n.find("status"); st && st->is_map()) add_ns(st->find("namespace"));
@@ -409,9 +441,11 @@ const OrgUnit* Organization::department(const std::string& name) const {
 namespace {
 
 bool read_into(const std::string& path, const std::string& text, Organization& org, Diagnostics& diags) {
+    const std::size_t errors = diags.count(Severity::Error);
     auto docs = load_yaml(path, text, diags);
-    if (diags.has_errors()) return false;
+    if (diags.count(Severity::Error) > errors) return false;
     Reader r{path, diags};
+    if (docs.empty()) r.error(Mark{1, 1}, "the file holds no document: expected a Run:ai export", "runai.input");
     for (const auto& d : docs) read_document(r, d.root, org);
     return r.ok;
 }
