@@ -7,6 +7,31 @@
 
 namespace queueforge::cli {
 
+std::optional<std::string> runai_report_section(const RunaiImportFlags& f, Diagnostics& diags,
+                                                std::vector<SourceText>& sources) {
+    namespace ra = importer::runai;
+    auto org = ra::read_organization(f.paths, diags, &sources);
+    if (!org) return std::nullopt;
+    ra::MigrationOptions opts;
+    if (!f.target.empty()) opts.target = f.target;
+    if (!f.name.empty()) opts.site_name = f.name;
+    opts.weights = f.weights == "split" ? ra::WeightMode::Split : ra::WeightMode::Average;
+    auto m = ra::migrate(*org, opts, diags);
+    if (!m) return std::nullopt;
+    std::vector<ra::Comparison> comparisons;
+    auto c = ra::compare(*org, *m, opts, ra::demand_everything(*org), "everyone asks for everything", diags);
+    if (!c) return std::nullopt;
+    comparisons.push_back(std::move(*c));
+    for (const auto& file : f.demands) {
+        auto d = ra::read_demands(file, *org, diags);
+        if (!d) return std::nullopt;
+        auto dc = ra::compare(*org, *m, opts, *d, file, diags);
+        if (!dc) return std::nullopt;
+        comparisons.push_back(std::move(*dc));
+    }
+    return ra::render_report_section(*m, comparisons);
+}
+
 int run_import_runai(const RunaiImportFlags& f, const GateFlags& gate) {
     namespace ra = importer::runai;
     Diagnostics diags;

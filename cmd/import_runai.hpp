@@ -2,6 +2,7 @@
 // queueforge import --from runai: the Run:ai half of the import command.
 #include "cli.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,10 @@ struct RunaiImportFlags {
 };
 
 int run_import_runai(const RunaiImportFlags& f, const GateFlags& gate);
+
+// `queueforge report --runai EXPORT`: the migration section (fidelity and
+// before/after) for the HTML report. nullopt with errors in `diags`.
+std::optional<std::string> runai_report_section(const RunaiImportFlags& f, Diagnostics& diags,
+                                                std::vector<SourceText>& sources);
 
 }  // namespace queueforge::cli

@@ -50,3 +50,28 @@ TEST_CASE("import --from runai: usage errors exit 2", "[cli][runai]") {
     CHECK(r.exit == 2);
     CHECK_THAT(r.err, Catch::Contains("with --from runai use -o"));
 }
+
+TEST_CASE("report --runai: the site's HTML report gains the migration section", "[cli][runai]") {
+    qf_test::TempDir dir;
+    const std::string example = (qf_test::source_dir() / "examples/runai/export.yaml").string();
+    const std::string demands = (qf_test::source_dir() / "examples/runai/demands.yaml").string();
+    const std::string site = (dir.path / "site.yaml").string();
+    const std::string html = (dir.path / "report.html").string();
+    REQUIRE(qf_test::run_cli("import --from runai " + example + " -o " + site).exit == 0);
+    auto r = qf_test::run_cli("report " + site + " --runai " + example + " --demands " + demands + " -o " + html);
+    INFO(r.err);
+    REQUIRE(r.exit == 0);
+    const std::string text = qf_test::read_text(html);
+    CHECK_THAT(text, Catch::Contains("<a href=\"#runai-migration\">Run:ai migration</a>"));
+    CHECK_THAT(text, Catch::Contains("<section id=\"runai-migration\">"));
+    CHECK_THAT(text, Catch::Contains("GPUs per project and node pool: everyone asks for everything"));
+    CHECK_THAT(text, Catch::Contains("demands.yaml</h3>"));
+    // A bad export fails the report, nothing written.
+    const std::string bad = (dir.path / "bad.yaml").string();
+    qf_test::write_text(bad, "projects:\n  - name: llm\n");
+    const std::string html2 = (dir.path / "report2.html").string();
+    auto b = qf_test::run_cli("report " + site + " --runai " + bad + " -o " + html2);
+    CHECK(b.exit == 1);
+    CHECK_THAT(b.err, Catch::Contains("project \"llm\" has no namespace"));
+    CHECK_FALSE(fs::exists(html2));
+}

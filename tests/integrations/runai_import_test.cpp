@@ -357,8 +357,9 @@ TEST_CASE("runai import: the HTML report escapes input and highlights difference
     const std::string html = render_report_html(*m, {c});
     CHECK_THAT(html, Catch::Contains("&lt;b&gt;key&lt;/b&gt;"));
     CHECK_THAT(html, !Catch::Contains("<b>key"));
-    CHECK_THAT(html, Catch::Contains("<td class=\"n more\">+2</td>"));
-    CHECK_THAT(html, Catch::Contains("<td class=\"n\">=</td>"));
+    CHECK_THAT(html, Catch::Contains("text-align:right;background:#e3f4e3;font-weight:bold\">+2</td>"));
+    CHECK_THAT(html, Catch::Contains("text-align:right\">=</td>"));
+    CHECK_THAT(html, Catch::Contains("<section id=\"runai-migration\">"));
 }
 
 TEST_CASE("runai import: MIG profiles on a pool turn GPU fractions from lost to approximated", "[runai]") {

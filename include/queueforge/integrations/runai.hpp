@@ -175,5 +175,8 @@ std::string render_report_markdown(const Migration& m, const std::vector<Compari
 // One self-contained HTML page (inline CSS, no scripts), input text escaped,
 // differences highlighted.
 std::string render_report_html(const Migration& m, const std::vector<Comparison>& comparisons);
+// The same as one <section id="runai-migration"> with inline styles, for
+// `queueforge report --runai EXPORT` (a section of the site's HTML report).
+std::string render_report_section(const Migration& m, const std::vector<Comparison>& comparisons);
 
 }  // namespace queueforge::importer::runai

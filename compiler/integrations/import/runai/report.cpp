@@ -55,40 +55,47 @@ std::string render_report_markdown(const Migration& m, const std::vector<Compari
     return out;
 }
 
-std::string render_report_html(const Migration& m, const std::vector<Comparison>& comparisons) {
+std::string render_report_section(const Migration& m, const std::vector<Comparison>& comparisons) {
     using html_report::escape;
-    std::string out =
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Run:ai to Kueue migration</title>\n"
-        "<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}"
-        "th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}td.n{text-align:right}"
-        ".exact{color:#2a7a2a}.approximated{color:#a66a00}.lost{color:#b22222}"
-        ".more{background:#e3f4e3;font-weight:bold}.less{background:#fbe3e3;font-weight:bold}</style></head><body>\n"
-        "<section id=\"runai-migration\"><h1>Run:ai to Kueue migration</h1>\n<h2>Fidelity</h2>\n"
-        "<table><tr><th>Status</th><th>Run:ai object</th><th>Setting</th><th>Run:ai</th><th>Kueue</th><th>Note</th></tr>\n";
+    const std::string cell = "border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top";
+    const std::string num_cell = "border:1px solid #ccc;padding:4px 8px;text-align:right";
+    const std::string table = "<table style=\"border-collapse:collapse;margin:1em 0\">";
+    auto th = [&](const char* t) { return "<th style=\"" + cell + "\">" + std::string(t) + "</th>"; };
+    auto td = [&](const std::string& t) { return "<td style=\"" + cell + "\">" + escape(t) + "</td>"; };
+    auto tdn = [&](const std::string& t, const std::string& extra = {}) {
+        return "<td style=\"" + num_cell + extra + "\">" + t + "</td>";
+    };
+    std::string out = "<section id=\"runai-migration\"><h2>Run:ai to Kueue migration</h2>\n<h3>Fidelity</h3>\n" + table +
+                      "<tr>" + th("Status") + th("Run:ai object") + th("Setting") + th("Run:ai") + th("Kueue") +
+                      th("Note") + "</tr>\n";
     for (const auto& f : m.fidelity) {
-        const std::string cls = f.status == "not expressible" ? "lost" : f.status;
-        out += "<tr><td class=\"" + cls + "\">" + escape(f.status) + "</td><td>" + escape(f.object) + "</td><td>" +
-               escape(f.setting) + "</td><td>" + escape(f.runai) + "</td><td>" + escape(f.kueue) + "</td><td>" +
-               escape(f.note) + "</td></tr>\n";
+        const char* color = f.status == "exact" ? "#2a7a2a" : f.status == "approximated" ? "#a66a00" : "#b22222";
+        out += "<tr><td style=\"" + cell + ";color:" + color + "\">" + escape(f.status) + "</td>" + td(f.object) +
+               td(f.setting) + td(f.runai) + td(f.kueue) + td(f.note) + "</tr>\n";
     }
     out += "</table>\n";
     for (const auto& c : comparisons) {
-        out += "<h2>GPUs per project and node pool: " + escape(c.scenario) +
-               "</h2>\n<table><tr><th>Node pool</th><th>Department</th><th>Project</th><th>Asks</th><th>Deserved</th>"
-               "<th>Run:ai (KAI fair share)</th><th>Kueue (simulated)</th><th>Difference</th></tr>\n";
+        out += "<h3>GPUs per project and node pool: " + escape(c.scenario) + "</h3>\n" + table + "<tr>" +
+               th("Node pool") + th("Department") + th("Project") + th("Asks") + th("Deserved") +
+               th("Run:ai (KAI fair share)") + th("Kueue (simulated)") + th("Difference") + "</tr>\n";
         for (const auto& r : c.rows) {
             const std::string d = diff_text(r);
-            const std::string cls = d.empty() ? "" : (r.kueue > r.runai ? " more" : " less");
-            out += "<tr><td>" + escape(r.pool) + "</td><td>" + escape(r.department.empty() ? "-" : r.department) +
-                   "</td><td>" + escape(r.project) + "</td><td class=\"n\">" + num(r.demand) +
-                   "</td><td class=\"n\">" + num(r.deserved) + "</td><td class=\"n\">" + num(r.runai) +
-                   "</td><td class=\"n\">" + num(r.kueue) + "</td><td class=\"n" + cls + "\">" +
-                   (d.empty() ? "=" : d) + "</td></tr>\n";
+            const std::string mark = d.empty() ? ""
+                                     : r.kueue > r.runai ? ";background:#e3f4e3;font-weight:bold"
+                                                         : ";background:#fbe3e3;font-weight:bold";
+            out += "<tr>" + td(r.pool) + td(r.department.empty() ? "-" : r.department) + td(r.project) +
+                   tdn(num(r.demand)) + tdn(num(r.deserved)) + tdn(num(r.runai)) + tdn(num(r.kueue)) +
+                   tdn(d.empty() ? "=" : d, mark) + "</tr>\n";
         }
         out += "</table>\n";
     }
-    out += "</section>\n</body></html>\n";
-    return out;
+    return out + "</section>";
+}
+
+std::string render_report_html(const Migration& m, const std::vector<Comparison>& comparisons) {
+    return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Run:ai to Kueue migration</title>"
+           "</head>\n<body style=\"font-family:sans-serif;margin:2em;color:#222\">\n" +
+           render_report_section(m, comparisons) + "\n</body></html>\n";
 }
 
 std::string render_report_text(const Migration& m, const std::vector<Comparison>& comparisons) {
