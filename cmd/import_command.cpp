@@ -1,4 +1,5 @@
 #include "cli.hpp"
+#include "import_runai.hpp"
 
 #include <queueforge/integrations/import.hpp>
 #include <queueforge/frontend/manifests.hpp>
@@ -20,9 +21,23 @@ struct ImportFlags {
     std::string target;
     std::string name;
     GateFlags gate;
+    std::string from = "kueue";
+    RunaiImportFlags runai;
 };
 
 int run_import(const ImportFlags& f) {
+    if (f.from == "runai") {
+        if (!f.into.empty()) {
+            std::cerr << "queueforge import: --into is for Kueue manifests; with --from runai use -o\n";
+            return kUsage;
+        }
+        RunaiImportFlags r = f.runai;
+        r.paths = f.paths;
+        r.output = f.output;
+        r.target = f.target;
+        r.name = f.name;
+        return run_import_runai(r, f.gate);
+    }
     std::error_code ec;
     if (!f.into.empty() && !std::filesystem::is_directory(f.into, ec)) {
         std::cerr << "queueforge import: --into " << f.into << " is not a folder\n";
@@ -115,6 +130,22 @@ Command add_import(CLI::App& app) {
         ->needs("--into");
     sub->add_option("--target", flags->target, "Build for this target instead of inferring it (e.g. rhoai-2.16, kueue-0.13)");
     sub->add_option("--name", flags->name, "metadata.name of the site (default: the part-of label queueforge wrote, else imported)");
+    sub->add_option("--from", flags->from, "What the input is: kueue (manifests, the default) or runai (a Run:ai export)")
+        ->check(CLI::IsMember({"kueue", "runai"}));
+    sub->add_option("--runai-weights", flags->runai.weights,
+                    "With --from runai: per-node-pool over-quota weights as one averaged fairSharingWeight (average, "
+                    "the default) or one ClusterQueue per node pool (split)")
+        ->check(CLI::IsMember({"average", "split"}));
+    sub->add_option("--report", flags->runai.report,
+                    "With --from runai: write the migration report (fidelity, before/after GPUs) to this file "
+                    "or - for stderr");
+    sub->add_option("--report-format", flags->runai.report_format,
+                    "text, json, markdown or html (default: from the --report file's extension .json, .md, .html; "
+                    "else text)")
+        ->check(CLI::IsMember({"text", "json", "markdown", "html"}));
+    sub->add_option("--demands", flags->runai.demands,
+                    "With --from runai --report: scenario files of demands (demands: [{project, pool, gpus}]) to "
+                    "compare besides everyone asking for everything");
     add_gate_flags(*sub, flags->gate);
     sub->footer(R"(Examples:
   queueforge import manifests/ -o queueforge-site.yaml
@@ -123,6 +154,7 @@ Command add_import(CLI::App& app) {
   queueforge import dump.yaml --name east --into clusters/   # writes clusters/east/queueforge-site.yaml
   queueforge import dump.yaml --name east --into clusters/ --extends base/   # only what differs from base/
   queueforge build examples/multi-team -o rendered/ && queueforge import rendered/ -o site.yaml   # round trip
+  queueforge import --from runai examples/runai/export.yaml -o site.yaml --report -   # a Run:ai organisation
 
 The site it writes builds the input's objects again: what the site format cannot
 express is kept under spec.patches (fields) and spec.passthrough (whole objects),

@@ -1,4 +1,5 @@
 #include "cli.hpp"
+#include "import_runai.hpp"
 
 #include <queueforge/frontend/discover.hpp>
 #include <queueforge/backends/html_report.hpp>
@@ -17,6 +18,7 @@ struct ReportFlags {
     std::string target;
     int series_points = 50;
     GateFlags gate;
+    RunaiImportFlags runai;  // --runai EXPORT...: the Run:ai migration section
 };
 
 int run_report(const ReportFlags& f) {
@@ -47,6 +49,14 @@ int run_report(const ReportFlags& f) {
     // Invalid input: the diagnostics, exit 1, and the output file untouched.
     if (int rc = report(diags, sources, f.gate); rc != kOk) return rc;
     if (!in) return kInvalid;
+    if (!f.runai.paths.empty()) {
+        RunaiImportFlags runai = f.runai;
+        runai.target = f.target;  // the import's default target (rhoai-3.5) unless --target says otherwise
+        auto section = runai_report_section(runai, diags, sources);
+        if (int rc = report(diags, sources, f.gate); rc != kOk) return rc;
+        if (!section) return kInvalid;
+        in->extra_sections.push_back({"runai-migration", "Run:ai migration", std::move(*section)});
+    }
     std::string html = html_report::render(*in);
     if (f.output == "-") {
         std::cout << html;
@@ -71,6 +81,12 @@ Command add_report(CLI::App& app) {
     sub->add_option("--scenario", flags->scenario, "A timeline scenario: adds queue usage over time and time to admission per class");
     sub->add_option("--target", flags->target, "Override the site's target (e.g. rhoai-3.5, kueue-0.13)");
     sub->add_option("--series-points", flags->series_points, "Points per usage curve with --scenario (default 50)");
+    sub->add_option("--runai", flags->runai.paths,
+                    "A Run:ai export (import --from runai): adds the migration section, fidelity and each project's "
+                    "GPUs under Run:ai and Kueue");
+    sub->add_option("--runai-weights", flags->runai.weights, "With --runai: average (default) or split")
+        ->check(CLI::IsMember({"average", "split"}));
+    sub->add_option("--demands", flags->runai.demands, "With --runai: scenario files of demands to compare too");
     add_gate_flags(*sub, flags->gate);
     sub->footer(R"(The file has inline CSS and SVG only (no scripts, nothing fetched), the same bytes for the
 same input, and is written to a temporary file and renamed into place.
@@ -78,6 +94,7 @@ same input, and is written to a temporary file and renamed into place.
 Examples:
   queueforge report examples/multi-team -o report.html
   queueforge report examples/multi-team --scenario examples/timeline/multi-team-day.yaml -o day.html
+  queueforge import --from runai export.yaml -o site.yaml && queueforge report site.yaml --runai export.yaml -o migration.html
   queueforge report site.yaml --target rhoai-3.5 -o - > report.html
 
 Exit codes: 0 ok (failed sample expectations are shown in the report), 1 invalid input or

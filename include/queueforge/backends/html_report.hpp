@@ -25,6 +25,12 @@ struct Input {
     std::optional<scenarios::Report> simulation;  // the site's sample workloads
     std::optional<timeline::Report> timeline;     // --scenario
     std::string scenario_name;                    // the scenario file's name, shown in the report
+    // Further <section> elements rendered by their producers (input text
+    // escaped there), appended in order: import --from runai's migration.
+    struct Extra {
+        std::string id, title, html;
+    };
+    std::vector<Extra> extra_sections;
 };
 
 struct Options {

@@ -1,0 +1,383 @@
+// queueforge import --from runai: reading a Run:ai export, the site it
+// becomes (no double-counted department quota, weights, fair sharing on),
+// bad input with positions, and the before/after comparison.
+#include "test_util.hpp"
+
+#include <queueforge/compile.hpp>
+#include <queueforge/integrations/runai.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <map>
+
+using namespace queueforge;
+using namespace queueforge::importer::runai;
+
+namespace {
+
+std::string example_path() { return (qf_test::source_dir() / "examples/runai/export.yaml").string(); }
+
+Organization example() {
+    Diagnostics d;
+    auto org = read_organization({example_path()}, d);
+    INFO(qf_test::messages(d));
+    REQUIRE(org);
+    return *org;
+}
+
+// The messages of reading `text` as an export, which must fail.
+std::string errors_of(const std::string& text) {
+    Diagnostics d;
+    auto org = read_organization_text("export.yaml", text, d);
+    CHECK_FALSE(org);
+    std::string out;
+    for (const auto& x : d.all())
+        out += x.rule + " " + std::to_string(x.mark.line) + ":" + std::to_string(x.mark.col) + " " + x.message + "\n";
+    return out;
+}
+
+const Node* find_named(const Node& list, const std::string& name) {
+    for (const auto& n : list.items())
+        if (n.find("name") && n.find("name")->text() == name) return &n;
+    return nullptr;
+}
+
+const char* kPools = R"(nodePools:
+  - {name: h100, labelKey: run.ai/node-pool, labelValue: h100, nodes: 2, allocatable: {nvidia.com/gpu: "8"}}
+)";
+
+}  // namespace
+
+TEST_CASE("runai import: the example reads in both API spellings", "[runai]") {
+    const Organization org = example();
+    REQUIRE(org.pools.size() == 2);
+    REQUIRE(org.departments.size() == 2);
+    REQUIRE(org.projects.size() == 4);
+    const auto& recsys = org.projects[3];  // previous API spelling
+    CHECK(recsys.parent == "product");
+    CHECK(recsys.namespaces == std::vector<std::string>{"runai-recsys"});
+    REQUIRE(recsys.resources.size() == 2);
+    CHECK(recsys.resources[0].gpu.limit == 8);
+    CHECK(org.projects[0].parent == "research");  // parentId "2"
+    CHECK(org.projects[1].namespaces == std::vector<std::string>{"runai-vision"});  // status.namespace
+    CHECK(org.projects[1].resources[0].priority == 6);                               // rank High
+    CHECK(org.projects[0].resources[0].cpu.deserved == 96000);
+    CHECK(org.projects[0].resources[0].memory.deserved == 1048576);
+    CHECK(org.priority_classes.size() == 4);  // KAI's defaults
+}
+
+TEST_CASE("runai import: the example's site builds and validates", "[runai]") {
+    const Organization org = example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    Compilation c = compile({.path = "runai-site.yaml", .text = render_site(*m)});
+    INFO(render_site(*m));
+    INFO(qf_test::messages(c.diagnostics));
+    CHECK(c.ok());
+    CHECK(c.diagnostics.count(Severity::Warning) == 0);
+}
+
+TEST_CASE("runai import: department quota is not counted twice", "[runai]") {
+    const Organization org = example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    const Node& spec = *m->site.find("spec");
+    const Node* research = find_named(*spec.find("cohorts"), "research");
+    REQUIRE(research);
+    CHECK(research->find("parent")->text() == "runai");
+    CHECK(research->find("fairSharingWeight")->text() == "2");
+    // h100: the department deserves 20, its projects 12 + 6: the cohort adds 2.
+    const Node& q = research->find("quota")->items().at(0);
+    CHECK(q.find("pool")->text() == "h100");
+    CHECK(q.find("nominal")->find("nvidia.com/gpu")->text() == "2");
+    // a100: deserves 8 = 4 + 4, limit 24: nothing of its own, borrowing up to 24 - 8.
+    const Node& a = research->find("quota")->items().at(1);
+    CHECK(a.find("nominal")->find("nvidia.com/gpu")->text() == "0");
+    CHECK(a.find("borrowingLimit")->find("nvidia.com/gpu")->text() == "16");
+    // Fair sharing is switched on.
+    CHECK(spec.find("kueueOperator")->find("preemptionPolicy")->text() == "FairSharing");
+}
+
+TEST_CASE("runai import: projects become teams with nominal and borrowing limits", "[runai]") {
+    const Organization org = example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    const Node& teams = *m->site.find("spec")->find("teams");
+    const Node* llm = find_named(teams, "llm");
+    REQUIRE(llm);
+    CHECK(llm->find("cohort")->text() == "research");
+    CHECK(llm->find("namespaces")->items().at(0).text() == "runai-llm");
+    // Weights 3 (h100) and 1 (a100), averaged.
+    CHECK(llm->find("fairSharingWeight")->text() == "2");
+    const Node& h = llm->find("quota")->items().at(0);
+    CHECK(h.find("nominal")->find("nvidia.com/gpu")->text() == "12");
+    CHECK(h.find("nominal")->find("cpu")->text() == "96");
+    CHECK(h.find("nominal")->find("memory")->text() == "1024Gi");
+    CHECK_FALSE(h.find("borrowingLimit"));
+    const Node& a = llm->find("quota")->items().at(1);
+    CHECK(a.find("borrowingLimit")->find("nvidia.com/gpu")->text() == "12");  // 16 - 4
+    bool averaged = false, rank_lost = false;
+    for (const auto& f : m->fidelity) {
+        if (f.object == "project llm" && f.setting == "overQuotaWeight per node pool" && f.status == "approximated")
+            averaged = true;
+        if (f.object == "project vision" && f.setting == "over-quota priority (h100)" && f.status == "not expressible")
+            rank_lost = true;
+    }
+    CHECK(averaged);
+    CHECK(rank_lost);
+    bool time_limit = false;
+    for (const auto& f : m->fidelity)
+        time_limit = time_limit || (f.object == "project search" && f.setting == "trainingJobTimeLimitSecs" &&
+                                    f.kueue.find("max-exec-time-seconds: \"86400\"") != std::string::npos);
+    CHECK(time_limit);
+}
+
+TEST_CASE("runai import: --runai-weights split makes one ClusterQueue per node pool", "[runai]") {
+    const Organization org = example();
+    Diagnostics d;
+    MigrationOptions opts;
+    opts.weights = WeightMode::Split;
+    auto m = migrate(org, opts, d);
+    REQUIRE(m);
+    const Node& teams = *m->site.find("spec")->find("teams");
+    CHECK_FALSE(find_named(teams, "llm"));
+    const Node* h = find_named(teams, "llm-h100");
+    const Node* a = find_named(teams, "llm-a100");
+    REQUIRE(h);
+    REQUIRE(a);
+    CHECK(h->find("fairSharingWeight")->text() == "3");
+    CHECK(a->find("fairSharingWeight")->text() == "1");
+    CHECK(h->find("localQueue")->text() == "llm-h100");
+    CHECK(find_named(teams, "vision"));  // equal weights: not split
+    Compilation c = compile({.path = "runai-site.yaml", .text = render_site(*m)});
+    INFO(qf_test::messages(c.diagnostics));
+    CHECK(c.ok());
+}
+
+TEST_CASE("runai import: bad input names the Run:ai object and its position", "[runai]") {
+    SECTION("a project without a namespace") {
+        auto e = errors_of(std::string(kPools) + "projects:\n  - name: llm\n    resources: [{nodePool: {name: h100}, gpu: {deserved: 4}}]\n");
+        CHECK_THAT(e, Catch::Contains("runai.no-namespace 4:5 project \"llm\" has no namespace"));
+    }
+    SECTION("duplicate node pools") {
+        auto e = errors_of(std::string(kPools) + "  - {name: h100, labelKey: k, labelValue: v}\n");
+        CHECK_THAT(e, Catch::Contains("runai.duplicate 3:5 node pool \"h100\" is defined twice (first at export.yaml:2:5)"));
+    }
+    SECTION("a limit below deserved") {
+        auto e = errors_of(std::string(kPools) +
+                           "projects:\n  - name: llm\n    namespace: llm\n    resources:\n"
+                           "      - nodePool: {name: h100}\n        gpu: {deserved: 8, limit: 4}\n");
+        CHECK_THAT(e, Catch::Contains("runai.limit-below-deserved 8:35 project \"llm\", node pool \"h100\", gpu.limit: 4 is below deserved 8"));
+    }
+    SECTION("a weight of zero") {
+        auto e = errors_of(std::string(kPools) +
+                           "departments:\n  - name: research\n    resources:\n"
+                           "      - nodePool: {name: h100}\n        gpu: {deserved: 8, overQuotaWeight: 0}\n");
+        CHECK_THAT(e, Catch::Contains("runai.weight 7:45 department \"research\", node pool \"h100\", gpu.overQuotaWeight: 0 is not positive"));
+    }
+    SECTION("an unknown node pool") {
+        auto e = errors_of(std::string(kPools) +
+                           "projects:\n  - name: llm\n    namespace: llm\n    resources:\n      - nodePool: {name: b200}\n");
+        CHECK_THAT(e, Catch::Contains("runai.unknown-reference 7:9 project \"llm\": node pool \"b200\" is not among the node pools (h100)"));
+    }
+    SECTION("an unknown department") {
+        auto e = errors_of(std::string(kPools) + "projects:\n  - name: llm\n    namespace: llm\n    parentName: ops\n");
+        CHECK_THAT(e, Catch::Contains("runai.unknown-reference 4:5 project \"llm\": department \"ops\" is not among the departments"));
+    }
+    SECTION("fractional GPU deserved") {
+        auto e = errors_of(std::string(kPools) +
+                           "projects:\n  - name: llm\n    namespace: llm\n    resources:\n"
+                           "      - nodePool: {name: h100}\n        gpu: {deserved: 1.5}\n");
+        CHECK_THAT(e, Catch::Contains("runai.fractional-gpu 8:25 project \"llm\", node pool \"h100\", gpu.deserved: 1.5 GPUs is a fraction"));
+    }
+    SECTION("not a number") {
+        auto e = errors_of(std::string(kPools) +
+                           "projects:\n  - name: llm\n    namespace: llm\n    resources:\n"
+                           "      - nodePool: {name: h100}\n        gpu: {deserved: twelve}\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 8:25 project \"llm\", node pool \"h100\", gpu.deserved: \"twelve\" is not a number"));
+    }
+    SECTION("a namespace Kubernetes would refuse") {
+        auto e = errors_of(std::string(kPools) + "projects:\n  - name: llm\n    namespace: Bad_NS\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 5:16 project \"llm\": namespace \"Bad_NS\" is not a lowercase RFC 1123 label"));
+    }
+    SECTION("a project name that cannot name a ClusterQueue") {
+        auto e = errors_of(std::string(kPools) + "projects:\n  - name: LLM.team\n    namespace: llm\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 4:11 project \"LLM.team\": not a lowercase RFC 1123 label"));
+    }
+    SECTION("an empty file") {
+        auto e = errors_of("");
+        CHECK_THAT(e, Catch::Contains("runai.input 1:1 the file holds no document"));
+    }
+    SECTION("not an export at all") {
+        auto e = errors_of("apiVersion: v1\nkind: ConfigMap\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 1:1 no nodePools, departments or projects"));
+    }
+}
+
+TEST_CASE("runai import: a department whose projects deserve more is reported as approximated", "[runai]") {
+    Diagnostics d;
+    auto org = read_organization_text("export.yaml",
+                                      std::string(kPools) +
+                                          "departments:\n  - name: research\n    resources: [{nodePool: {name: h100}, gpu: {deserved: 4}}]\n"
+                                          "projects:\n  - name: a\n    namespace: a\n    parentName: research\n"
+                                          "    resources: [{nodePool: {name: h100}, gpu: {deserved: 6}}]\n",
+                                      d);
+    REQUIRE(org);
+    auto m = migrate(*org, {}, d);
+    REQUIRE(m);
+    bool found = false;
+    for (const auto& f : m->fidelity)
+        if (f.object == "department research" && f.setting == "gpu (h100) deserved") {
+            found = true;
+            CHECK(f.status == "approximated");
+            CHECK_THAT(f.note, Catch::Contains("the department gets 2 more"));
+        }
+    CHECK(found);
+}
+
+TEST_CASE("runai import: before and after, everyone asking for everything", "[runai]") {
+    const Organization org = example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    auto c = compare(org, *m, {}, demand_everything(org), "everything", d);
+    INFO(qf_test::messages(d));
+    REQUIRE(c);
+    std::map<std::string, ComparisonRow> rows;
+    for (const auto& r : c->rows) rows[r.pool + "/" + r.project] = r;
+    REQUIRE(rows.size() == 8);
+    // Run:ai (worked by hand from resource_division.go): h100 32 GPUs, research
+    // 20 + 2 + 1 = 23 (weights 2:1, the remainder to the larger fraction),
+    // product 9; vision's rank High takes research's 5 over quota before llm.
+    CHECK(rows["h100/llm"].runai == 12);
+    CHECK(rows["h100/vision"].runai == 11);
+    CHECK(rows["h100/search"].runai == 7);
+    CHECK(rows["h100/recsys"].runai == 2);
+    CHECK(rows["a100/llm"].runai == 6);
+    CHECK(rows["a100/vision"].runai == 5);
+    CHECK(rows["a100/search"].runai == 13);
+    CHECK(rows["a100/recsys"].runai == 8);
+    // Kueue: every queue gets at least its nominal quota when it asks for
+    // more, within its limit, and the pool is used up.
+    for (const char* pool : {"h100", "a100"}) {
+        double sum = 0;
+        for (const auto& r : c->rows) {
+            if (r.pool != pool) continue;
+            INFO(r.pool << "/" << r.project);
+            CHECK(r.kueue >= r.deserved);
+            sum += r.kueue;
+        }
+        CHECK(sum == 32);
+    }
+    CHECK(rows["h100/vision"].kueue <= 12);  // limit 12
+    CHECK(rows["h100/recsys"].kueue <= 8);   // limit 8
+}
+
+TEST_CASE("runai import: a target without Cohorts is refused with the site's reason", "[runai]") {
+    const Organization org = example();
+    Diagnostics d;
+    MigrationOptions opts;
+    opts.target = "kueue-0.8";
+    auto m = migrate(org, opts, d);
+    REQUIRE(m);
+    CHECK_FALSE(check_site(*m, "site.yaml", d));
+    REQUIRE(d.has_errors());
+    CHECK(d.all()[0].rule == "runai.site");
+    CHECK_THAT(d.all()[0].message, Catch::Contains("serves no Cohort objects"));
+    // And fair sharing cannot be switched on through the Kueue CR there.
+    bool noted = false;
+    for (const auto& f : m->fidelity)
+        noted = noted || (f.setting == "fair sharing of over-quota resources" && f.status == "approximated");
+    CHECK(noted);
+}
+
+TEST_CASE("runai import: a demands file naming unknown projects or pools is refused", "[runai]") {
+    const Organization org = example();
+    qf_test::TempDir dir;
+    const auto file = (dir.path / "demands.yaml").string();
+    qf_test::write_text(file, "demands:\n  - {project: llm, pool: b200, gpus: 8}\n  - {project: ops, pool: h100, gpus: 1}\n  - {project: llm, pool: h100}\n");
+    Diagnostics d;
+    CHECK_FALSE(read_demands(file, org, d));
+    std::string all;
+    for (const auto& x : d.all()) {
+        CHECK(x.rule == "runai.scenario");
+        all += std::to_string(x.mark.line) + ":" + std::to_string(x.mark.col) + " " + x.message + "\n";
+    }
+    CHECK_THAT(all, Catch::Contains("2:26 node pool \"b200\" is not in the Run:ai export"));
+    CHECK_THAT(all, Catch::Contains("3:15 project \"ops\" is not in the Run:ai export"));
+    CHECK_THAT(all, Catch::Contains("4:5 a demand needs project, pool and gpus"));
+}
+
+TEST_CASE("runai import: a scenario of demands is compared too", "[runai]") {
+    const Organization org = example();
+    Diagnostics d;
+    auto demands = read_demands((qf_test::source_dir() / "examples/runai/demands.yaml").string(), org, d);
+    REQUIRE(demands);
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    auto c = compare(org, *m, {}, *demands, "demands", d);
+    REQUIRE(c);
+    std::map<std::string, ComparisonRow> rows;
+    for (const auto& r : c->rows) rows[r.pool + "/" + r.project] = r;
+    // vision asks 10 and ranks High in h100: Run:ai serves it first over quota.
+    CHECK(rows["h100/vision"].runai == 10);
+    CHECK(rows["a100/vision"].demand == 0);
+    CHECK(rows["a100/vision"].kueue == 0);
+    for (const auto& r : c->rows) CHECK(r.kueue <= r.demand);
+}
+
+TEST_CASE("runai import: the README's before/after table is the example's", "[runai]") {
+    const Organization org = example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    auto c = compare(org, *m, {}, demand_everything(org), "everything", d);
+    REQUIRE(c);
+    const std::string readme = qf_test::read_text(qf_test::source_dir() / "README.md");
+    CHECK_THAT(readme, Catch::Contains(render_comparison_markdown(*c)));
+}
+
+TEST_CASE("runai import: the HTML report escapes input and highlights differences", "[runai]") {
+    Diagnostics d;
+    auto org = read_organization_text("export.yaml",
+                                      "nodePools:\n  - {name: h100, labelKey: \"<b>key</b>\", labelValue: v}\n"
+                                      "projects:\n  - name: a\n    namespace: a\n"
+                                      "    resources: [{nodePool: {name: h100}, gpu: {deserved: 4, limit: 8}}]\n",
+                                      d);
+    REQUIRE(org);
+    auto m = migrate(*org, {}, d);
+    REQUIRE(m);
+    Comparison c;
+    c.scenario = "s";
+    c.rows.push_back({"a", "", "h100", 8, 4, 6, 8});
+    c.rows.push_back({"b", "", "h100", 8, 4, 6, 6});
+    const std::string html = render_report_html(*m, {c});
+    CHECK_THAT(html, Catch::Contains("&lt;b&gt;key&lt;/b&gt;"));
+    CHECK_THAT(html, !Catch::Contains("<b>key"));
+    CHECK_THAT(html, Catch::Contains("text-align:right;background:#e3f4e3;font-weight:bold\">+2</td>"));
+    CHECK_THAT(html, Catch::Contains("text-align:right\">=</td>"));
+    CHECK_THAT(html, Catch::Contains("<section id=\"runai-migration\">"));
+}
+
+TEST_CASE("runai import: MIG profiles on a pool turn GPU fractions from lost to approximated", "[runai]") {
+    auto status_of_fractions = [](const std::string& alloc) {
+        Diagnostics d;
+        auto org = read_organization_text(
+            "export.yaml",
+            "nodePools:\n  - {name: a100, labelKey: k, labelValue: v, nodes: 1, allocatable: {" + alloc +
+                "}}\nprojects:\n  - name: a\n    namespace: a\n    resources: [{nodePool: {name: a100}, gpu: {deserved: 1}}]\n",
+            d);
+        REQUIRE(org);
+        auto m = migrate(*org, {}, d);
+        REQUIRE(m);
+        for (const auto& f : m->fidelity)
+            if (f.setting == "GPU fractions and dynamic fractions") return f.status + ": " + f.kueue;
+        return std::string("missing");
+    };
+    CHECK(status_of_fractions("nvidia.com/gpu: \"8\"") == "not expressible: ");
+    CHECK(status_of_fractions("nvidia.com/mig-1g.10gb: \"14\"") ==
+          "approximated: MIG profiles the pools declare: a100 nvidia.com/mig-1g.10gb");
+}
