@@ -381,3 +381,22 @@ TEST_CASE("runai import: MIG profiles on a pool turn GPU fractions from lost to 
     CHECK(status_of_fractions("nvidia.com/mig-1g.10gb: \"14\"") ==
           "approximated: MIG profiles the pools declare: a100 nvidia.com/mig-1g.10gb");
 }
+
+// The Kueue side simulates one Workload per GPU asked for: a pool of 100,000
+// GPUs that every project asks for in full would be millions of Workloads,
+// running for minutes. Bounded, with the pool named.
+TEST_CASE("runai import: a comparison beyond 100,000 Workloads is refused at the node pool, not run", "[runai]") {
+    Organization org = example();
+    REQUIRE_FALSE(org.pools.empty());
+    REQUIRE(org.pools[0].gpus_per_node > 0);
+    org.pools[0].nodes = 1000000 / static_cast<std::int64_t>(org.pools[0].gpus_per_node);
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    auto c = compare(org, *m, {}, demand_everything(org), "everyone asks for everything", d);
+    CHECK_FALSE(c);
+    INFO(qf_test::messages(d));
+    REQUIRE(qf_test::has_rule(d, "runai.scenario"));
+    CHECK_THAT(qf_test::messages(d), Catch::Contains("node pool \"" + org.pools[0].name + "\": the comparison (everyone asks for everything)"));
+    CHECK_THAT(qf_test::messages(d), Catch::Contains("more than 100000 here, over its limit"));
+}

@@ -183,4 +183,19 @@ const char* Node::kind_name(Kind k) {
     return "?";
 }
 
+void stamp_file(Node& n, const FileRef& file) {
+    Mark m = n.mark();
+    if (!m.file) {
+        m.file = file;
+        n.set_mark(std::move(m));
+    }
+    if (n.is_seq())
+        for (auto& i : n.items()) stamp_file(i, file);
+    else if (n.is_map())
+        for (auto& e : n.entries()) {
+            if (!e.key_mark.file) e.key_mark.file = file;
+            stamp_file(e.value, file);
+        }
+}
+
 }  // namespace queueforge

@@ -51,20 +51,6 @@ constexpr std::string_view kAncestorLabel = "trainer.kubeflow.org/trainjob-ances
 constexpr std::string_view kAncestorTrainer = "trainer";
 constexpr std::string_view kNode = "node";  // the trainer container, and MPI's node replicatedJob
 
-// Every position of a node copied from another file names that file.
-void stamp(Node& n, const std::shared_ptr<const std::string>& file) {
-    Mark m = n.mark();
-    if (!m.file) m.file = file;
-    n.set_mark(m);
-    if (n.is_seq())
-        for (auto& i : n.items()) stamp(i, file);
-    else if (n.is_map())
-        for (auto& e : n.entries()) {
-            if (!e.key_mark.file) e.key_mark.file = file;
-            stamp(e.value, file);
-        }
-}
-
 // Strategic merge of a map without list merge keys: keys of `patch` replace
 // or (maps) merge into `base`; a null deletes.
 void merge_map(Node& base, const Node& patch) {
@@ -176,8 +162,8 @@ bool build_trainjob(const Reporter& rep, Built& out) {
                    "Required value: the runtime needs at least one replicatedJob");
         return false;
     }
-    std::shared_ptr<const std::string> other_file;
-    if (runtime->file != rep.job().file) other_file = std::make_shared<const std::string>(runtime->file);
+    FileRef other_file;
+    if (runtime->file != rep.job().file) other_file = FileRef(runtime->file);
 
     std::vector<Step> steps;
     for (std::size_t i = 0; i < rjs->items().size(); ++i) {
@@ -201,7 +187,7 @@ bool build_trainjob(const Reporter& rep, Built& out) {
         Step s{.rj = &rj, .name = text(rj_name), .replicas = *replicas, .count = *parallelism, .tmpl = *tmpl};
         s.ancestor = text(present(present(present(job_tmpl, "metadata"), "labels"), kAncestorLabel));
         if (s.ancestor == kAncestorTrainer && policy) s.count = *policy_nodes;
-        if (other_file) stamp(s.tmpl, other_file);
+        if (other_file) stamp_file(s.tmpl, other_file);
         steps.push_back(std::move(s));
     }
 

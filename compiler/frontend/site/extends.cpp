@@ -18,20 +18,6 @@ namespace {
 
 constexpr const char* kSiteFileName = "queueforge-site.yaml";
 
-// Every position of a base's tree names the base's file.
-void stamp(Node& n, const FileRef& file) {
-    Mark m = n.mark();
-    m.file = file;
-    n.set_mark(m);
-    if (n.is_seq())
-        for (auto& i : n.items()) stamp(i, file);
-    else if (n.is_map())
-        for (auto& e : n.entries()) {
-            e.key_mark.file = file;
-            stamp(e.value, file);
-        }
-}
-
 std::string kind_of(const Node& root) {
     const Node* k = root.is_map() ? root.find("kind") : nullptr;
     return k && k->is_scalar() ? k->text() : "";
@@ -159,7 +145,7 @@ struct Chain {
             return std::nullopt;
         }
         Node base = std::move(docs[0].root);
-        stamp(base, FileRef(*file));
+        stamp_file(base, FileRef(*file));
         real.push_back(*real_file);
         shown.push_back(*file);
         auto merged = apply(*file, std::move(base));

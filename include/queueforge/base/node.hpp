@@ -85,4 +85,10 @@ struct Node::Entry {
     Node value;
 };
 
+// Every position in `n`'s tree (keys included) that names no file yet names
+// `file`: for trees taken from another file than the document they join (a
+// site's bases, a TrainJob's runtime).
+void stamp_file(Node& n, const FileRef& file);
+
+
 }  // namespace queueforge

@@ -19,6 +19,9 @@ namespace queueforge::importer::runai {
 
 namespace {
 
+// The most Workloads one comparison simulates (one per GPU asked for).
+constexpr std::size_t kMaxDemandWorkloads = 100000;
+
 double pool_gpus(const NodePool& p) { return p.nodes ? static_cast<double>(*p.nodes) * p.gpus_per_node : 0; }
 
 const PoolResources* resources_in(const OrgUnit& u, const std::string& pool) {
@@ -232,6 +235,7 @@ std::optional<Comparison> compare(const Organization& org, const Migration& m, c
         std::size_t count;
     };
     std::vector<Stream> streams;
+    std::size_t total = 0;
     for (const auto& pool : org.pools) {
         auto it = demand.find(pool.name);
         if (it == demand.end()) continue;
@@ -240,7 +244,20 @@ std::optional<Comparison> compare(const Organization& org, const Migration& m, c
             if (d == it->second.end() || d->second < 1) continue;
             auto q = team_for(m, p.name, pool.name);
             if (!q) continue;
-            streams.push_back({*q, &pool, static_cast<std::size_t>(std::floor(d->second))});
+            // No team is admitted more than the pool holds, so a demand beyond
+            // it changes nothing on the Kueue side: capped there.
+            const double cap = std::min(d->second, pool_gpus(pool));
+            if (cap < 1) continue;
+            streams.push_back({*q, &pool, static_cast<std::size_t>(std::floor(cap))});
+            total += streams.back().count;
+        }
+        if (total > kMaxDemandWorkloads) {
+            diags.error(pool.file, pool.mark,
+                        "node pool \"" + pool.name + "\": the comparison (" + scenario +
+                            ") simulates one 1-GPU Workload per GPU asked for, up to each pool's size: more than " +
+                            std::to_string(kMaxDemandWorkloads) + " here, over its limit; compare a demands file of fewer GPUs",
+                        "runai.scenario");
+            return std::nullopt;
         }
     }
     std::size_t order = 0;
