@@ -61,6 +61,7 @@ done
 copy site "${sites[@]}"
 copy jobs "${job_yaml[@]}"
 copy policy "${policy_yaml[@]}" "${upstream_policy[@]}"
+copy runai "$repo"/examples/runai/*.yaml
 copy scenario "$repo"/examples/timeline/*.yaml "$shared"/upstream/kueue-perf/*/generator.yaml
 copy thresholds "$shared"/upstream/kueue-perf/*/rangespec.yaml
 seed thresholds $'cmd:\n  maxWallMs: 425_000\nclusterQueueClassesMinUsage:\n  cq: 50\nwlClassesMaxAvgTimeToAdmissionMs:\n  large: 23_000\n'
