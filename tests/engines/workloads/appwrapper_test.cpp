@@ -162,34 +162,6 @@ TEST_CASE("appwrapper: the webhook's refusals are positioned jobs.invalid errors
     }
 }
 
-namespace {
-
-std::string user_queue_cluster(const std::string& cpu) {
-    return R"(apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default-flavor}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu]
-    flavors:
-    - name: default-flavor
-      resources: [{name: cpu, nominalQuota: )" +
-           cpu + R"(}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
-)";
-}
-
-}  // namespace
-
 TEST_CASE("appwrapper: Kueue's samples convert and simulate at their quota boundary", "[appwrapper]") {
     auto shared = qf_test::shared_dir();
     if (!shared) {

@@ -226,34 +226,6 @@ TEST_CASE("deployment: through simulate, the CLI reports bad input at file:line:
     CHECK((r.out + r.err).find("spec.replicas") != std::string::npos);
 }
 
-namespace {
-
-std::string user_queue_cluster(const std::string& cpu) {
-    return R"(apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default-flavor}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu]
-    flavors:
-    - name: default-flavor
-      resources: [{name: cpu, nominalQuota: )" +
-           cpu + R"(}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
-)";
-}
-
-}  // namespace
-
 TEST_CASE("deployment: Kueue's serving sample converts and simulates pod by pod", "[deployment]") {
     auto shared = qf_test::shared_dir();
     if (!shared) {

@@ -380,29 +380,6 @@ TEST_CASE("leaderworkerset: through simulate, the CLI reports bad input at file:
 namespace {
 
 // A ClusterQueue with `cpu` of quota behind LocalQueue user-queue in `default`.
-std::string user_queue_cluster(const std::string& cpu) {
-    return R"(apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default-flavor}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu]
-    flavors:
-    - name: default-flavor
-      resources: [{name: cpu, nominalQuota: )" +
-           cpu + R"(}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
-)";
-}
 
 }  // namespace
 

@@ -142,34 +142,6 @@ TEST_CASE("rayservice: bad input gives positioned jobs.invalid errors", "[rayser
     }
 }
 
-namespace {
-
-std::string user_queue_cluster(const std::string& cpu) {
-    return R"(apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default-flavor}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu, memory]
-    flavors:
-    - name: default-flavor
-      resources: [{name: cpu, nominalQuota: )" +
-           cpu + R"(}, {name: memory, nominalQuota: 100Gi}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
-)";
-}
-
-}  // namespace
-
 TEST_CASE("rayservice: Kueue's sample converts and simulates at its quota boundary", "[rayservice]") {
     auto shared = qf_test::shared_dir();
     if (!shared) {
@@ -181,7 +153,7 @@ TEST_CASE("rayservice: Kueue's sample converts and simulates at its quota bounda
     // head cpu 2 + one small-group worker cpu 1: 3 cpus.
     for (const auto& [quota, admitted] : {std::pair{std::string("3"), true}, std::pair{std::string("2900m"), false}}) {
         CAPTURE(quota);
-        Run r(qf_test::read_text(sample), user_queue_cluster(quota));
+        Run r(qf_test::read_text(sample), user_queue_cluster(quota, "100Gi"));
         INFO(qf_test::messages(r.d));
         CHECK_FALSE(r.d.has_errors());
         REQUIRE(r.out.size() == 1);
@@ -206,7 +178,7 @@ TEST_CASE("rayservice: queueforge simulate takes Kueue's sample, schema-checked"
         return;
     }
     qf_test::TempDir tmp;
-    qf_test::write_text(tmp.path / "queues.yaml", user_queue_cluster("3"));
+    qf_test::write_text(tmp.path / "queues.yaml", user_queue_cluster("3", "100Gi"));
     const auto sample = *shared / "upstream/kueue-examples/jobs/ray-service-sample.yaml";
     auto r = qf_test::run_cli("simulate -o json " + qf_test::shell_quote((tmp.path / "queues.yaml").string()) + " " +
                               qf_test::shell_quote(sample.string()));

@@ -20,29 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string user_queue_cluster(const std::string& cpu) {
-    return R"(apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default-flavor}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu]
-    flavors:
-    - name: default-flavor
-      resources: [{name: cpu, nominalQuota: )" +
-           cpu + R"(}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
-)";
-}
 
 constexpr const char* kHamiConfig = R"(apiVersion: config.kueue.x-k8s.io/v1beta2
 kind: Configuration

@@ -153,34 +153,6 @@ TEST_CASE("sparkapplication: bad input gives positioned jobs.invalid errors", "[
     }
 }
 
-namespace {
-
-std::string user_queue_cluster(const std::string& cpu) {
-    return R"(apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default-flavor}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu, memory]
-    flavors:
-    - name: default-flavor
-      resources: [{name: cpu, nominalQuota: )" +
-           cpu + R"(}, {name: memory, nominalQuota: 3Gi}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
-)";
-}
-
-}  // namespace
-
 TEST_CASE("sparkapplication: Kueue's sample converts and simulates at its quota boundary", "[sparkapplication]") {
     auto shared = qf_test::shared_dir();
     if (!shared) {
@@ -192,7 +164,7 @@ TEST_CASE("sparkapplication: Kueue's sample converts and simulates at its quota 
     // driver + 2 executors of coreRequest 1, memory 1g (1Gi; no overhead counted): 3 cpu, 3Gi.
     for (const auto& [quota, admitted] : {std::pair{std::string("3"), true}, std::pair{std::string("2999m"), false}}) {
         CAPTURE(quota);
-        Run r(qf_test::read_text(sample), user_queue_cluster(quota));
+        Run r(qf_test::read_text(sample), user_queue_cluster(quota, "3Gi"));
         INFO(qf_test::messages(r.d));
         CHECK_FALSE(r.d.has_errors());
         REQUIRE(r.out.size() == 1);
@@ -218,7 +190,7 @@ TEST_CASE("sparkapplication: queueforge simulate takes Kueue's sample, schema-ch
         return;
     }
     qf_test::TempDir tmp;
-    qf_test::write_text(tmp.path / "queues.yaml", user_queue_cluster("3"));
+    qf_test::write_text(tmp.path / "queues.yaml", user_queue_cluster("3", "3Gi"));
     const auto sample = *shared / "upstream/kueue-examples/jobs/sample-sparkapplication.yaml";
     auto r = qf_test::run_cli("simulate -o json " + qf_test::shell_quote((tmp.path / "queues.yaml").string()) + " " +
                               qf_test::shell_quote(sample.string()));

@@ -150,32 +150,10 @@ TEST_CASE("statefulset: Kueue's serving sample converts and simulates", "[statef
     }
     const auto sample = *shared / "upstream/kueue-examples/serving-workloads/sample-statefulset.yaml";
     REQUIRE(std::filesystem::exists(sample));
-    const std::string cluster = R"(apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default-flavor}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu]
-    flavors:
-    - name: default-flavor
-      resources: [{name: cpu, nominalQuota: QUOTA}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
-)";
     // replicas 3 of cpu 100m: 300m as one pod group, all or nothing.
     for (const auto& [quota, admitted] : {std::pair{std::string("300m"), true}, std::pair{std::string("299m"), false}}) {
         CAPTURE(quota);
-        std::string c = cluster;
-        c.replace(c.find("QUOTA"), 5, quota);
-        Run r(qf_test::read_text(sample), c);
+        Run r(qf_test::read_text(sample), user_queue_cluster(quota));
         INFO(qf_test::messages(r.d));
         CHECK(r.d.all().empty());
         REQUIRE(r.out.size() == 1);

@@ -151,4 +151,18 @@ inline std::size_t schema_errors(std::vector<Resource> workloads, std::string* w
     return n;
 }
 
+// The cluster of Kueue's job and serving samples (queue-name user-queue in
+// namespace default): ResourceFlavor default-flavor and ClusterQueue
+// cluster-queue with this cpu quota, and memory too when given.
+inline std::string user_queue_cluster(const std::string& cpu, const std::string& memory = "") {
+    return "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: default-flavor}\n---\n"
+           "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: cluster-queue}\nspec:\n"
+           "  namespaceSelector: {}\n  resourceGroups:\n  - coveredResources: [cpu" +
+           std::string(memory.empty() ? "" : ", memory") +
+           "]\n    flavors:\n    - name: default-flavor\n      resources: [{name: cpu, nominalQuota: " + cpu + "}" +
+           (memory.empty() ? std::string() : ", {name: memory, nominalQuota: " + memory + "}") +
+           "]\n---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: user-queue, namespace: default}\n"
+           "spec: {clusterQueue: cluster-queue}\n";
+}
+
 }  // namespace wl_test
