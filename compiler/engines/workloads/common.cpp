@@ -75,6 +75,17 @@ std::optional<std::int64_t> parse_int(std::string_view s) {
     return s.front() == '-' ? -v : v;
 }
 
+bool suspended_by_other_parent(const Reporter& rep, const Node* tmpl, std::string_view framework, std::string_view kind) {
+    constexpr std::string_view kSuspendedByParent = "kueue.x-k8s.io/pod-suspending-parent";
+    const Node* parent = present(present(present(tmpl, "metadata"), "annotations"), kSuspendedByParent);
+    if (!parent || text(parent) == framework) return false;
+    rep.report(Severity::Warning, "jobs.not-managed", parent,
+               "spec.template.metadata.annotations[" + std::string(kSuspendedByParent) + "]",
+               "its pods are admitted through the Workloads of \"" + text(parent) + "\"; Kueue does not manage the " +
+                   std::string(kind) + " itself, so it has no Workload (give the parent object)");
+    return true;
+}
+
 const Node* read_template(const Reporter& rep, const Node* parent, const std::string& path, std::string_view key) {
     const Node* t = present(parent, key);
     const std::string at = path + "." + std::string(key);

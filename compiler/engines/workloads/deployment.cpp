@@ -39,10 +39,6 @@ namespace queueforge::workloads::detail {
 namespace {
 
 constexpr std::int64_t kMaxReplicas = 10000;
-// podconstants.SuspendedByParentAnnotation, which the Deployment webhook sets
-// to its FrameworkName on the template of the Deployments it manages.
-constexpr std::string_view kSuspendedByParent = "kueue.x-k8s.io/pod-suspending-parent";
-constexpr std::string_view kFramework = "deployment";
 
 }  // namespace
 
@@ -55,16 +51,8 @@ bool build_deployment(const Reporter& rep, Built& out) {
     const Node* tmpl = read_template(rep, spec, "spec");
     auto replicas = read_int(rep, spec, "replicas", "spec.replicas", 1);  // the API server defaults it to 1
     if (!tmpl || !replicas) return false;
-    const Node* annotations = present(present(tmpl, "metadata"), "annotations");
-    if (const Node* parent = present(annotations, kSuspendedByParent); parent && text(parent) != kFramework) {
-        // A Deployment another framework created (an AppWrapper's component,
-        // ...): its pods are admitted through that object's Workloads.
-        rep.report(Severity::Warning, "jobs.not-managed", parent,
-                   "spec.template.metadata.annotations[" + std::string(kSuspendedByParent) + "]",
-                   "its pods are admitted through the Workloads of \"" + text(parent) +
-                       "\"; Kueue does not manage the Deployment itself, so it has no Workload (give the parent object)");
-        return false;
-    }
+    // Another framework's (an LWS's, an AppWrapper's component): its Workloads are that object's.
+    if (suspended_by_other_parent(rep, tmpl, "deployment", "Deployment")) return false;
     if (*replicas > kMaxReplicas) {
         rep.report(Severity::Warning, "jobs.unsupported", present(spec, "replicas"), "spec.replicas",
                    std::to_string(*replicas) + " replicas are not converted: the simulator takes at most " +

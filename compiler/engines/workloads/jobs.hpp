@@ -145,6 +145,12 @@ std::optional<std::int64_t> parse_int(std::string_view s);
 // error. `path` is the parent's.
 const Node* read_template(const Reporter& rep, const Node* parent, const std::string& path,
                           std::string_view key = "template");
+// Whether the pod template `tmpl` (at spec.template) is marked by another
+// framework's webhook (podconstants.SuspendedByParentAnnotation, value other
+// than `framework`): its pods are admitted through that parent's Workloads,
+// so `kind` (the Deployment, the StatefulSet) has none; reported as
+// jobs.not-managed.
+bool suspended_by_other_parent(const Reporter& rep, const Node* tmpl, std::string_view framework, std::string_view kind);
 // A podSet name: lowercased (kueue.NewPodSetReference) and checked as a DNS
 // label, as the Workload API requires; "" after an error.
 std::string pod_set_name(const Reporter& rep, std::string_view raw, const Node* at, const std::string& path);

@@ -15,15 +15,6 @@
 
 namespace queueforge::workloads::detail {
 
-namespace {
-
-// podconstants.SuspendedByParentAnnotation: set on the pod template by the
-// webhook of the framework whose Workloads cover these pods.
-constexpr std::string_view kSuspendedByParent = "kueue.x-k8s.io/pod-suspending-parent";
-constexpr std::string_view kFramework = "statefulset";
-
-}  // namespace
-
 bool build_statefulset(const Reporter& rep, Built& out) {
     const Node* spec = present(&rep.doc(), "spec");
     if (!spec || !spec->is_map()) {
@@ -35,15 +26,8 @@ bool build_statefulset(const Reporter& rep, Built& out) {
     if (!tmpl || !replicas) return false;
 
     const Node* annotations = present(present(tmpl, "metadata"), "annotations");
-    if (const Node* parent = present(annotations, kSuspendedByParent); parent && text(parent) != kFramework) {
-        // A StatefulSet an LWS (or another framework) created: its Workloads
-        // are that object's.
-        rep.report(Severity::Warning, "jobs.not-managed", parent,
-                   "spec.template.metadata.annotations[" + std::string(kSuspendedByParent) + "]",
-                   "its pods are admitted through the Workloads of \"" + text(parent) +
-                       "\"; Kueue does not manage the StatefulSet itself, so it has no Workload (give the parent object)");
-        return false;
-    }
+    // Another framework's (an LWS's, an AppWrapper's component): its Workloads are that object's.
+    if (suspended_by_other_parent(rep, tmpl, "statefulset", "StatefulSet")) return false;
     if (annotations && annotations->is_map())
         for (const auto& e : annotations->entries())
             if (e.key.starts_with("kueue.x-k8s.io/podset-") && e.key.find("topology") != std::string::npos) {
