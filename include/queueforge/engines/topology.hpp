@@ -217,6 +217,12 @@ public:
     // it is a level). False when the topology has no such domain (Kueue
     // skips such usage too: the node went away or is not Ready).
     bool add_usage(const std::vector<std::string>& values, const Amounts& per_pod, std::int32_t count);
+    // The reverse of commit() and add_usage(): a finished or preempted
+    // workload's pods leave their nodes (Kueue's snapshot RemoveWorkload,
+    // also used while preemption tries candidates). Usage never goes below
+    // zero.
+    void release(const std::vector<PodSetRequest>& podsets, const Outcome& outcome);
+    bool remove_usage(const std::vector<std::string>& values, const Amounts& per_pod, std::int32_t count);
 
     const std::vector<std::string>& levels() const;
     // Nodes left out: not Ready or unschedulable, missing a level label, or
@@ -226,6 +232,7 @@ public:
 
 private:
     Topology();
+    bool change_usage(const std::vector<std::string>& values, const Amounts& per_pod, std::int32_t count, int sign);
     Outcome assign_impl(const std::vector<PodSetRequest>& podsets, const Options& options,
                         const NodeReplacement* replacement) const;
     std::unique_ptr<Snapshot> impl_;

@@ -138,6 +138,33 @@ TEST_CASE("topology: required rack placement, the tightest rack wins, committed 
           "\"nvidia.com/gpu\": 4");
 }
 
+TEST_CASE("topology: a released placement frees its nodes, and usage never goes below zero", "[topology]") {
+    std::string err;
+    auto t = topo::Topology::build(two_racks(), &err);
+    REQUIRE(t);
+    std::vector<topo::PodSetRequest> job{gpus(2, 8, topo::Mode::Required, "rack")};
+    auto first = t->assign(job);
+    REQUIRE(first.placed());
+    t->commit(job, first);
+    auto second = t->assign(job);
+    REQUIRE(second.placed());
+    CHECK(topo::to_text(*second.podsets[0].assignment) == "b1: 1, b2: 1");
+    t->commit(job, second);
+    // The first workload finishes: r1 is free again and BestFit takes it.
+    t->release(job, first);
+    auto third = t->assign(job);
+    REQUIRE(third.placed());
+    CHECK(topo::to_text(*third.podsets[0].assignment) == "a1: 1, a2: 1");
+    // A second release of the same placement changes nothing (no negative usage
+    // that would let more pods in than the nodes hold).
+    t->release(job, first);
+    auto five = t->assign({gpus(5, 8, topo::Mode::Required, "rack")});
+    CHECK(five.reason() ==
+          "topology \"default\" allows to fit only 2 out of 5 pod(s). Total nodes: 5; excluded: resource "
+          "\"nvidia.com/gpu\": 2");
+    CHECK_FALSE(t->remove_usage({"no-such-node"}, {{"nvidia.com/gpu", 8}}, 1));
+}
+
 TEST_CASE("topology: preferred spreads over racks when no single rack holds the podset", "[topology]") {
     std::string err;
     auto t = topo::Topology::build(two_racks(), &err);
