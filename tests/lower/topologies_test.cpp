@@ -5,6 +5,8 @@
 #include "test_util.hpp"
 
 #include <queueforge/checks/validate.hpp>
+#include <queueforge/engines/topology_site.hpp>
+#include <queueforge/frontend/site_parse.hpp>
 #include <queueforge/frontend/manifests.hpp>
 
 #include <catch2/catch.hpp>
@@ -155,4 +157,44 @@ TEST_CASE("topologies: a repeated name is refused", "[tas][lower]") {
     qf_test::build_text(site_text("kueue-0.19", kFabric + kFabric, kPoolTopology), d);
     CHECK(qf_test::has_rule(d, "site.duplicate-name"));
     CHECK(has(qf_test::messages(d), "topology \"fabric\" is defined twice (first at line 7)"));
+}
+
+// The pool's shape as nodes for placement (engines/topology/site_inventory.cpp):
+// 2 blocks x 2 racks x 2 nodes of 8 GPUs; a 32-GPU job fits in one block, not
+// in one rack.
+TEST_CASE("topologies: a pool's shape becomes nodes that Kueue's placement reads", "[tas][topology]") {
+    const std::string text = site_text("kueue-0.19", kFabric, "    topology: {name: fabric, shape: [2, 2, 2]}\n", "8");
+    Diagnostics d;
+    auto s = parse_site_text("site.yaml", text, d);
+    INFO(qf_test::messages(d));
+    REQUIRE(s);
+    auto spec = topology::spec_from_site(*s, s->pools[0]);
+    REQUIRE(spec);
+    REQUIRE(spec->nodes.size() == 8);
+    CHECK(spec->nodes[0].name == "h100-block1-rack1-n1");
+    CHECK(spec->nodes[7].name == "h100-block2-rack2-n2");
+    CHECK(spec->nodes[5].labels.at("cloud.provider.com/topology-rack") == "h100-block2-rack1");
+    CHECK(spec->nodes[5].labels.at("node.kubernetes.io/instance-type") == "h100");
+    CHECK(spec->nodes[5].allocatable.at("nvidia.com/gpu") == 8);
+    CHECK(spec->nodes[5].allocatable.at("cpu") == 96000);
+    CHECK(spec->nodes[5].allocatable.at("pods") == 110);
+    std::string err;
+    auto t = topology::Topology::build(*spec, &err);
+    INFO(err);
+    REQUIRE(t);
+    CHECK(t->excluded_nodes().empty());
+    topology::PodSetRequest job;
+    job.count = 4;
+    job.requests = {{"nvidia.com/gpu", 8}};
+    job.mode = topology::Mode::Required;
+    job.level = "cloud.provider.com/topology-block";
+    auto block = t->assign({job});
+    REQUIRE(block.placed());
+    CHECK(topology::to_text(*block.podsets[0].assignment) ==
+          "h100-block1-rack1-n1: 1, h100-block1-rack1-n2: 1, h100-block1-rack2-n1: 1, h100-block1-rack2-n2: 1");
+    job.level = "cloud.provider.com/topology-rack";
+    CHECK(t->assign({job}).reason() == "topology \"fabric\" allows to fit only 2 out of 4 pod(s)");
+    // A shape that does not match the levels gives no nodes (the site's check reports it).
+    s->pools[0].topology->shape.pop_back();
+    CHECK_FALSE(topology::spec_from_site(*s, s->pools[0]));
 }
