@@ -41,6 +41,7 @@ TEST_CASE("append_json_string spells strings as encoding/json", "[text]") {
     CHECK(json("a\"b\\") == "\"a\\\"b\\\\\"");
     CHECK(json("<&>") == "\"\\u003c\\u0026\\u003e\"");
     CHECK(json("\x01\n") == "\"\\u0001\\n\"");
+    CHECK(json("\b\f\x1f") == "\"\\b\\f\\u001f\"");
     CHECK(json("\xff") == "\"\\ufffd\"");
     CHECK(json("\xE2\x80\xA9") == "\"\\u2029\"");
     CHECK(json("caf\xC3\xA9") == "\"caf\xC3\xA9\"");

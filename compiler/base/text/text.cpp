@@ -105,7 +105,12 @@ void append_json_string(std::string& out, std::string_view s) {
             out += "\\ufffd";
         } else if (ch.length == 1) {
             if (!append_escape(out, static_cast<char>(c), Escapes::Json)) {
-                if (c < 0x20 || c == '<' || c == '>' || c == '&')
+                // Go 1.22 and newer write \b and \f short (encoding/json's encodeState.string).
+                if (c == '\b')
+                    out += "\\b";
+                else if (c == '\f')
+                    out += "\\f";
+                else if (c < 0x20 || c == '<' || c == '>' || c == '&')
                     append_hex_byte(out, "\\u00", c);
                 else
                     out += static_cast<char>(c);

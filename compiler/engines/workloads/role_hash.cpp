@@ -28,6 +28,7 @@
 
 #include <queueforge/base/quantity.hpp>
 #include <queueforge/base/sha256.hpp>
+#include <queueforge/base/text.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -36,37 +37,6 @@
 namespace queueforge::workloads::detail {
 
 namespace {
-
-// Go's encodeState.string with escapeHTML.
-void go_string(std::string& o, std::string_view s) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    o += '"';
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        if (c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&') {
-            switch (c) {
-                case '"': o += "\\\""; break;
-                case '\\': o += "\\\\"; break;
-                case '\n': o += "\\n"; break;
-                case '\r': o += "\\r"; break;
-                case '\t': o += "\\t"; break;
-                case '\b': o += "\\b"; break;
-                case '\f': o += "\\f"; break;
-                default:
-                    o += "\\u00";
-                    o += kHex[c >> 4];
-                    o += kHex[c & 0xf];
-            }
-        } else if (c == 0xe2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-                   (static_cast<unsigned char>(s[i + 2]) == 0xa8 || static_cast<unsigned char>(s[i + 2]) == 0xa9)) {
-            o += static_cast<unsigned char>(s[i + 2]) == 0xa8 ? "\\u2028" : "\\u2029";
-            i += 2;
-        } else {
-            o += static_cast<char>(c);
-        }
-    }
-    o += '"';
-}
 
 enum class T {
     Str,        // string
@@ -137,7 +107,7 @@ void encode_struct(std::string& o, const Node* n, const Fields& fields) {
         }
         if (!first) o += ',';
         first = false;
-        go_string(o, f.key);
+        append_json_string(o, f.key);
         o += ':';
         encode(o, v, f);
     }
@@ -153,7 +123,7 @@ void encode_map(std::string& o, const Node& m, Fn value) {
     o += '{';
     for (std::size_t i = 0; i < es.size(); ++i) {
         if (i) o += ',';
-        go_string(o, es[i]->key);
+        append_json_string(o, es[i]->key);
         o += ':';
         value(es[i]->value);
     }
@@ -167,11 +137,11 @@ std::string quantity(const Node& v) {
 
 void encode(std::string& o, const Node* n, const Field& f) {
     switch (f.type) {
-        case T::Str: go_string(o, scalar(n)); return;
+        case T::Str: append_json_string(o, scalar(n)); return;
         case T::Int: o += std::to_string(integer(n)); return;
         case T::StrPtr:
             if (absent(n)) o += "null";
-            else go_string(o, scalar(n));
+            else append_json_string(o, scalar(n));
             return;
         case T::IntPtr:
             if (absent(n)) o += "null";
@@ -185,7 +155,7 @@ void encode(std::string& o, const Node* n, const Field& f) {
             o += '[';
             for (std::size_t i = 0; i < n->items().size(); ++i) {
                 if (i) o += ',';
-                go_string(o, scalar(&n->items()[i]));
+                append_json_string(o, scalar(&n->items()[i]));
             }
             o += ']';
             return;
@@ -195,7 +165,7 @@ void encode(std::string& o, const Node* n, const Field& f) {
                 o += "null";
                 return;
             }
-            encode_map(o, *n, [&](const Node& v) { go_string(o, f.type == T::Quantities ? quantity(v) : scalar(&v)); });
+            encode_map(o, *n, [&](const Node& v) { append_json_string(o, f.type == T::Quantities ? quantity(v) : scalar(&v)); });
             return;
         case T::Struct: encode_struct(o, n, *f.sub); return;
         case T::StructPtr:

@@ -28,8 +28,9 @@ bool append_escape(std::string& out, char c, Escapes set = Escapes::Go);
 // backslash escapes, \xNN for invalid bytes, \uNNNN for non-printables.
 std::string go_quote(std::string_view s);
 
-// encoding/json's string encoding (HTML-safe: <, > and & escaped; invalid
-// bytes become U+FFFD; U+2028/U+2029 escaped), appended to `out`.
+// encoding/json's string encoding as of Go 1.22 (HTML-safe: <, > and &
+// escaped; \b and \f short; invalid bytes become U+FFFD; U+2028/U+2029
+// escaped), appended to `out`.
 void append_json_string(std::string& out, std::string_view s);
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
