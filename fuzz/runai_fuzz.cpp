@@ -1,9 +1,11 @@
 // A Run:ai organisation export (import --from runai): read, mapped to a site,
-// the site rendered and built for the target, and the KAI / Kueue comparison
-// for "everyone asks for everything". Bad input must give positioned
-// findings, never a crash.
+// and the site rendered and compiled for its target. Bad input must give
+// positioned findings, never a crash. (The before/after comparison runs the
+// simulator, which the fuzz build leaves out; its input is bounded by
+// runai.scenario.)
 #include "fuzz_util.hpp"
 
+#include <queueforge/compile.hpp>
 #include <queueforge/integrations/runai.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -14,11 +16,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto org = runai::read_organization_text("export.yaml", text, diags);
     fuzz::require_positioned(diags, "read_organization_text");
     if (!org) return 0;
-    runai::MigrationOptions opts;
-    auto migration = runai::migrate(*org, opts, diags);
+    auto migration = runai::migrate(*org, runai::MigrationOptions{}, diags);
+    fuzz::require_positioned(diags, "migrate");
     if (!migration) return 0;
-    (void)runai::render_site(*migration);
-    if (!runai::check_site(*migration, "runai/queueforge-site.yaml", diags)) return 0;
-    (void)runai::compare(*org, *migration, opts, runai::demand_everything(*org), "everyone asks for everything", diags);
+    Compilation c = compile({.path = "runai/queueforge-site.yaml", .text = runai::render_site(*migration)});
+    (void)c;
     return 0;
 }
