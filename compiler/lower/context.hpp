@@ -15,6 +15,7 @@ struct Context {
     const site::Site& site;
     Diagnostics& diags;
     Target target;
+    std::map<std::string, const site::Topology*> topologies;
     std::map<std::string, const site::Pool*> pools;
     std::map<std::string, const site::Cohort*> cohorts;
     std::map<std::string, const site::PriorityClass*> priority_classes;

@@ -10,21 +10,19 @@
 #include "lower/passes.hpp"
 
 #include <queueforge/base/names.hpp>
-
-#include <algorithm>
-#include <limits>
+#include <queueforge/engines/topology.hpp>
 
 namespace queueforge::lower {
 
 namespace {
 
-constexpr const char* kHostname = "kubernetes.io/hostname";
-constexpr std::int64_t kMaxNodes = 100000;  // the placement engine's bound (topology::kMaxNodes)
+using topology::kHostnameLabel;
+constexpr auto kMaxNodes = static_cast<std::int64_t>(topology::kMaxNodes);
 
 // Levels that are not kubernetes.io/hostname: the ones the shape counts domains of.
 std::size_t domain_levels(const site::Topology& t) {
     std::size_t n = t.levels.size();
-    if (n > 0 && t.levels.back().value == kHostname) --n;
+    if (n > 0 && t.levels.back().value == kHostnameLabel) --n;
     return n;
 }
 
@@ -63,15 +61,7 @@ void check_pool_shape(Context& ctx, const site::Pool& pool, const site::Topology
 }  // namespace
 
 void lower_topologies(Context& ctx) {
-    std::map<std::string, const site::Topology*> topologies;
-    for (const auto& t : ctx.site.topologies) {
-        auto [it, inserted] = topologies.try_emplace(t.name.value, &t);
-        if (!inserted)
-            ctx.error(t.name.mark,
-                      "topology \"" + t.name.value + "\" is defined twice (first at line " +
-                          std::to_string(it->second->name.mark.line) + ")",
-                      "site.duplicate-name");
-    }
+    const auto& topologies = ctx.topologies;
     for (const auto& pool : ctx.site.pools) {
         if (!pool.topology || pool.topology->name.value.empty()) continue;
         const auto& ref = pool.topology->name;

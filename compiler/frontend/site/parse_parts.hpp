@@ -2,16 +2,13 @@
 // Readers for the list items of a site's spec, one per section.
 #include "frontend/site/reader.hpp"
 
-#include <cstdint>
 #include <string>
 
 namespace queueforge::site {
 
 bool read_pool(const Reader& r, const Node& n, const std::string& what, Pool& out);
 bool read_topology(const Reader& r, const Node& n, const std::string& what, Topology& out);
-// The most nodes one pool's topology shape may describe (the placement
-// engine's bound, topology::kMaxNodes).
-inline constexpr std::int64_t topology_node_limit = 100000;
+
 bool read_cohort(const Reader& r, const Node& n, const std::string& what, Cohort& out);
 bool read_priority_class(const Reader& r, const Node& n, const std::string& what, PriorityClass& out);
 bool read_team(const Reader& r, const Node& n, const std::string& what, Team& out);

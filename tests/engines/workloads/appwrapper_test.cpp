@@ -148,18 +148,7 @@ TEST_CASE("appwrapper: the webhook's refusals are positioned jobs.invalid errors
         {"apiVersion: workload.codeflare.dev/v1beta2\nkind: AppWrapper\nmetadata: {name: a, labels: {kueue.x-k8s.io/queue-name: lq}}\nspec: {}\n",
          "spec.components", "Required value", 4},
     };
-    for (const auto& c : cases) {
-        CAPTURE(c.text);
-        Run r(c.text);
-        CHECK(r.out.empty());
-        const Diagnostic* e = r.first("jobs.invalid");
-        REQUIRE(e);
-        CHECK(e->path == c.path);
-        CHECK(e->message.find(c.words) != std::string::npos);
-        CHECK(e->file == "jobs.yaml");
-        CHECK(e->mark.line == c.line);
-        CHECK(e->mark.col > 0);
-    }
+    for (const auto& c : cases) check_invalid(c.text, c.path, c.words, c.line);
 }
 
 TEST_CASE("appwrapper: Kueue's samples convert and simulate at their quota boundary", "[appwrapper]") {

@@ -128,18 +128,7 @@ TEST_CASE("rayservice: bad input gives positioned jobs.invalid errors", "[rayser
 )"),
          "spec.rayClusterConfig.workerGroupSpecs[0].replicas", "", 15},
     };
-    for (const auto& c : cases) {
-        CAPTURE(c.text);
-        Run r(c.text);
-        CHECK(r.out.empty());
-        const Diagnostic* e = r.first("jobs.invalid");
-        REQUIRE(e);
-        CHECK(e->path == c.path);
-        CHECK(e->message.find(c.words) != std::string::npos);
-        CHECK(e->file == "jobs.yaml");
-        CHECK(e->mark.line == c.line);
-        CHECK(e->mark.col > 0);
-    }
+    for (const auto& c : cases) check_invalid(c.text, c.path, c.words, c.line);
 }
 
 TEST_CASE("rayservice: Kueue's sample converts and simulates at its quota boundary", "[rayservice]") {

@@ -139,18 +139,7 @@ TEST_CASE("sparkapplication: bad input gives positioned jobs.invalid errors", "[
              "spec: {mode: cluster, driver: [x]}\n",
          "spec.driver", "must be a map", 4},
     };
-    for (const auto& c : cases) {
-        CAPTURE(c.text);
-        Run r(c.text);
-        CHECK(r.out.empty());
-        const Diagnostic* e = r.first("jobs.invalid");
-        REQUIRE(e);
-        CHECK(e->path == c.path);
-        CHECK(e->message.find(c.words) != std::string::npos);
-        CHECK(e->file == "jobs.yaml");
-        CHECK(e->mark.line == c.line);
-        CHECK(e->mark.col > 0);
-    }
+    for (const auto& c : cases) check_invalid(c.text, c.path, c.words, c.line);
 }
 
 TEST_CASE("sparkapplication: Kueue's sample converts and simulates at its quota boundary", "[sparkapplication]") {

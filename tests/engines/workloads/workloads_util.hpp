@@ -165,4 +165,20 @@ inline std::string user_queue_cluster(const std::string& cpu, const std::string&
            "spec: {clusterQueue: cluster-queue}\n";
 }
 
+// One bad-input row: converting `text` (with kCluster) makes no Workload and
+// reports jobs.invalid at `path`, in jobs.yaml on `line`, with `words` in the
+// message.
+inline void check_invalid(const std::string& text, const std::string& path, const std::string& words, int line) {
+    CAPTURE(text);
+    Run r(text);
+    CHECK(r.out.empty());
+    const Diagnostic* e = r.first("jobs.invalid");
+    REQUIRE(e);
+    CHECK(e->path == path);
+    CHECK(e->message.find(words) != std::string::npos);
+    CHECK(e->file == "jobs.yaml");
+    CHECK(e->mark.line == line);
+    CHECK(e->mark.col > 0);
+}
+
 }  // namespace wl_test
