@@ -10,14 +10,12 @@
 #include "lower/passes.hpp"
 
 #include <queueforge/base/names.hpp>
-#include <queueforge/engines/topology.hpp>
 
 namespace queueforge::lower {
 
 namespace {
 
-using topology::kHostnameLabel;
-constexpr auto kMaxNodes = static_cast<std::int64_t>(topology::kMaxNodes);
+constexpr auto kMaxNodes = static_cast<std::int64_t>(kMaxTopologyNodes);
 
 // Levels that are not kubernetes.io/hostname: the ones the shape counts domains of.
 std::size_t domain_levels(const site::Topology& t) {

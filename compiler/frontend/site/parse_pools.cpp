@@ -1,7 +1,6 @@
 #include "frontend/site/parse_parts.hpp"
 
 #include <queueforge/base/names.hpp>
-#include <queueforge/engines/topology.hpp>
 
 namespace queueforge::site {
 
@@ -85,7 +84,7 @@ void read_pool_topology(const Reader& r, const Node& n, const std::string& what,
     for (std::size_t i = 0; i < shape->items().size(); ++i) {
         std::optional<Located<std::int64_t>> v;
         // Each step at least 1; the product is bounded by the node limit when lowered.
-        if (r.read_int(&shape->items()[i], what + ".shape[" + std::to_string(i) + "]", v, 1, topology::kMaxNodes))
+        if (r.read_int(&shape->items()[i], what + ".shape[" + std::to_string(i) + "]", v, 1, kMaxTopologyNodes))
             out.shape.push_back(*v);
     }
     if (shape->items().empty()) r.error(shape->mark(), what + ".shape: expected at least one number", "site.topology");
@@ -113,7 +112,7 @@ bool read_topology(const Reader& r, const Node& n, const std::string& what, Topo
         for (std::size_t j = 0; j < i; ++j)
             if (out.levels[j].value == l.value)
                 r.error(l.mark, what + ".levels[" + std::to_string(i) + "]: \"" + l.value + "\" is already level " + std::to_string(j) + "; levels must be unique", "site.topology");
-        if (l.value == topology::kHostnameLabel && i + 1 != out.levels.size())
+        if (l.value == kHostnameLabel && i + 1 != out.levels.size())
             r.error(l.mark, what + ".levels[" + std::to_string(i) + "]: the kubernetes.io/hostname label can only be used at the lowest level of topology", "site.topology");
     }
     return ok;

@@ -2,12 +2,20 @@
 // Kubernetes name syntax (apimachinery's validation package). Each check
 // returns an empty string when the value is valid, otherwise the reason in
 // the API server's words.
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace queueforge {
+
+// The node label Kubernetes sets to each node's name (a well-known label);
+// a Kueue Topology may use it only as its lowest level.
+inline constexpr const char* kHostnameLabel = "kubernetes.io/hostname";
+// The most nodes one topology may hold: the placement engine's bound
+// (engines/topology), which the site reader and the lowering check too.
+inline constexpr std::size_t kMaxTopologyNodes = 100000;
 
 std::string check_dns1123_label(std::string_view s);      // <= 63, [a-z0-9]([-a-z0-9]*[a-z0-9])?
 std::string check_dns1123_subdomain(std::string_view s);  // <= 253, labels joined by '.'

@@ -33,6 +33,8 @@
 // podsets on 2,000 nodes in about 90 ms; on 100,000 nodes about 20 ms per
 // podset. Balanced placement (alpha) adds a subset search over the domains of
 // one parent, bounded by domains x pods of the podset.
+#include <queueforge/base/names.hpp>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -42,9 +44,9 @@
 
 namespace queueforge::topology {
 
-inline constexpr const char* kHostnameLabel = "kubernetes.io/hostname";
+using queueforge::kHostnameLabel;
 inline constexpr std::size_t kMaxLevels = 16;
-inline constexpr std::size_t kMaxNodes = 100000;
+inline constexpr std::size_t kMaxNodes = kMaxTopologyNodes;
 
 // Kueue's int64 amounts: cpu in milli-units, every other resource in units.
 using Amounts = std::map<std::string, std::int64_t>;
