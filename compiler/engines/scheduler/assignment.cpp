@@ -38,6 +38,12 @@ void Assignment::set_rep_mode(Mode m) {
         for (auto& [res, fa] : ps.flavors) fa.mode = m;
 }
 
+void Assignment::update_mode(std::size_t podset, Mode m) {
+    if (podset >= podsets.size()) return;
+    for (auto& [res, fa] : podsets[podset].flavors) fa.mode = m;
+    rep_override = m;
+}
+
 std::string Assignment::message(const Model&) const {
     std::string out;
     for (const auto& ps : podsets) {

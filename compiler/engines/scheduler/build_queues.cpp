@@ -262,10 +262,8 @@ void build_queues(const Inputs& in, Model& m, Diagnostics& diags) {
         f.labels = rf.node_labels;
         f.taints = rf.node_taints;
         f.tolerations = rf.tolerations;
-        if (!rd.str_at(spec, "topologyName").empty())
-            rd.warning(spec->find("topologyName"),
-                       "topology-aware scheduling is not simulated: quota is checked, topology placement is not",
-                       "sim.not-simulated");
+        rd.str_at(spec, "topologyName");
+        f.topology_name = rf.topology_name;
     }
 
     std::set<std::string> checks;

@@ -3,6 +3,7 @@
 // QuotaReserved=True, scaled down for reclaimable pods as
 // workload.go totalRequestsFromAdmission does).
 #include "engines/scheduler/cluster_state.hpp"
+#include "engines/scheduler/tas.hpp"
 
 #include <algorithm>
 
@@ -83,7 +84,40 @@ void spec_shape(const Node* spec, std::string& out) {
     }
 }
 
+// spec.podSets[].topologyRequest (Kueue v1beta2 PodSetTopologyRequest).
+std::optional<TopologyRequest> read_topology_request(const Reader& rd, const Node& ps) {
+    const Node* tr = rd.map_at(&ps, "topologyRequest");
+    if (!tr) return std::nullopt;
+    TopologyRequest t;
+    t.mark = tr->mark();
+    const std::string required = rd.str_at(tr, "required"), preferred = rd.str_at(tr, "preferred");
+    if (!required.empty()) {
+        t.mode = topology::Mode::Required;
+        t.level = required;
+        t.explicit_request = true;
+    } else if (!preferred.empty()) {
+        t.mode = topology::Mode::Preferred;
+        t.level = preferred;
+        t.explicit_request = true;
+    } else if (rd.bool_at(tr, "unconstrained").value_or(false)) {
+        t.mode = topology::Mode::Unconstrained;
+        t.explicit_request = true;
+    }
+    if (const Node* layers = rd.seq_at(tr, "podsetSliceRequiredTopologyConstraints")) {
+        for (const auto& l : layers->items())
+            t.slices.push_back({rd.str_at(&l, "topology"), static_cast<std::int32_t>(rd.int_at(&l, "size").value_or(0))});
+    } else {
+        const std::string level = rd.str_at(tr, "podSetSliceRequiredTopology");
+        const auto size = rd.int_at(tr, "podSetSliceSize");
+        if (!level.empty() || size) t.slices.push_back({level, static_cast<std::int32_t>(size.value_or(0))});
+    }
+    if (!t.slices.empty()) t.explicit_request = true;
+    if (const std::string g = rd.str_at(tr, "podSetGroupName"); !g.empty()) t.group = g;
+    return t;
+}
+
 void read_podset(const Reader& rd, const Node& ps, PodSetSpec& out) {
+    out.topology = read_topology_request(rd, ps);
     out.name = rd.str_at(&ps, "name");
     if (out.name.empty()) out.name = "main";
     out.count = static_cast<std::int32_t>(rd.int_at(&ps, "count").value_or(1));
@@ -190,12 +224,15 @@ void add_workloads(const std::vector<const Resource*>& workloads, Model& m, cons
             std::int32_t after = pss.count - std::min(std::max<std::int32_t>(reclaim[pss.name], 0), pss.count);
             const Node* spec_node = rd.map_at(rd.map_at(&ps, "template"), "spec");
             auto reqs = podset_requests(rd, spec_node, index, after, lr, m.config, m, invalid, limit_errs);
+            for (const auto& [res, q] : reqs.per_pod) pss.per_pod[res] = resource_value(res, q);
             PodSetTotal total{pss.name, after, reqs.total, {}};
             if (pss.count > pss.min_count.value_or(pss.count)) w.can_partial = true;
             shape += "ps=" + pss.name + ";count=" + std::to_string(after) + ";min=" +
                      (pss.min_count ? std::to_string(*pss.min_count) : "-") + ";req=";
             for (const auto& [res, v] : reqs.total) shape += m.res_name(res) + ":" + std::to_string(v) + ",";
             spec_shape(spec_node, shape);
+            shape += "topology=";
+            dump(ps.find("topologyRequest"), shape);
             w.podsets.push_back(std::move(pss));
             w.pending_totals.push_back(std::move(total));
             ++index;
@@ -264,6 +301,16 @@ void add_workloads(const std::vector<const Resource*>& workloads, Model& m, cons
                                 Amount& u = w.usage.at(m.fr_id(*f, res));
                                 u = amt_add_int(u, v);
                             }
+                        // Its pods on a TAS flavor's nodes (the TAS cache's usage).
+                        if (auto ta = topology_assignment_of(rd.map_at(&psa, "topologyAssignment")))
+                            for (const auto& [res, f] : t.flavors)
+                                if (m.flavors[f].tas >= 0) {
+                                    topology::Amounts per_pod;
+                                    for (const auto& ps : w.podsets)
+                                        if (ps.name == t.name) per_pod = ps.per_pod;
+                                    w.placements.push_back({t.name, m.flavors[f].tas, *ta, per_pod});
+                                    break;
+                                }
                         w.admission.push_back(std::move(t));
                     }
             }

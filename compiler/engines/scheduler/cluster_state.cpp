@@ -96,11 +96,13 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, Work
             else if (kind == "Workload") list = &in.workloads;
             else if (kind == "WorkloadPriorityClass") list = &in.priority_classes;
             else if (kind == "AdmissionCheck") list = &in.admission_checks;
+            else if (kind == "Topology") list = &in.topologies;
         } else if (r->ref.api_version.rfind("config.kueue.x-k8s.io/", 0) == 0 && kind == "Configuration") {
             list = &in.configs;
         } else if (is_core(*r)) {
             if (kind == "Namespace") list = &in.namespaces;
             else if (kind == "LimitRange") list = &in.limit_ranges;
+            else if (kind == "Node") list = &in.nodes;
             else if (kind == "ConfigMap" && r->ref.name == "kueue-manager-config") list = &in.configs;
         }
         if (!list) continue;
@@ -146,6 +148,7 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, Work
     }
 
     build_queues(in, m, diags);
+    build_topologies(in, m, diags);
     add_workloads(in.workloads, m, ctx, diags);
     index_workloads(m);
     if (keep) *keep = std::move(ctx);

@@ -21,7 +21,7 @@ namespace queueforge::scheduler::detail {
 // (so that shuffled input gives the same model).
 struct Inputs {
     std::vector<const Resource*> flavors, cohorts, cluster_queues, local_queues, workloads, namespaces,
-        limit_ranges, priority_classes, configs, admission_checks;
+        limit_ranges, priority_classes, configs, admission_checks, topologies, nodes;
     // The typed cluster of the flavors, cohorts, ClusterQueues, LocalQueues
     // and priority classes above (in that order: `cluster_objects`, which
     // the model's `source` indexes).
@@ -42,6 +42,9 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, Work
 
 void build_config(const Inputs& in, Config& cfg, Diagnostics& diags);
 void build_queues(const Inputs& in, Model& m, Diagnostics& diags);
+// Topology objects and Nodes: one placement topology per TAS flavor, the
+// ClusterQueues' TAS flags, TopologyNotFound (build_topologies.cpp).
+void build_topologies(const Inputs& in, Model& m, Diagnostics& diags);
 // Reads Namespaces (their labels) into m.namespaces.
 void add_namespaces(const std::vector<const Resource*>& namespaces, Model& m, Diagnostics& diags);
 // Reads Workloads into m.wls (appended, not yet in order).

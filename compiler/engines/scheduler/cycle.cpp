@@ -9,6 +9,7 @@
 #include "engines/scheduler/flavor_assigner.hpp"
 #include "engines/scheduler/matching.hpp"
 #include "engines/scheduler/preemption.hpp"
+#include "engines/scheduler/tas.hpp"
 
 #include <algorithm>
 #include <set>
@@ -18,6 +19,8 @@ namespace queueforge::scheduler::detail {
 namespace {
 
 enum class EntryStatus { NotNominated, Skipped, Assumed };
+// schdcache.FitsCheck
+enum class FitsCheck { Ok, NoQuota, NoTAS };
 
 struct Entry {
     int wl = -1;
@@ -76,6 +79,11 @@ public:
         for (auto& e : entries_)
             if (e.status != EntryStatus::Assumed) requeue_and_update(e);
         for (auto& e : rejected_) requeue_and_update(e);
+        // The snapshot's TAS usage that is not a workload now holding quota
+        // (preemptors, deferred fits, reservations) ends with the cycle.
+        for (auto& [wl, placements] : tas_added_)
+            if (!m_.wls[wl].holds || m_.wls[wl].admitted_cycle != static_cast<int>(ctx_.cycle))
+                apply_placements(m_, placements, -1);
         return std::move(out_);
     }
 
@@ -124,23 +132,28 @@ private:
         return false;
     }
 
-    // fits(): usage fits once every victim so far and the new targets are gone.
-    bool fits(const Entry& e) {
+    // fits(): usage (quota, then TAS) fits once every victim so far and the
+    // new targets are gone.
+    FitsCheck fits(const Entry& e) {
         std::set<int> merged = victims_;
         for (const auto& t : e.targets) merged.insert(t.wl);
         for (int w : merged) ctx_.remove_usage(w);
         QuotaView v = ctx_.view();
-        bool ok = true;
+        FitsCheck out = FitsCheck::Ok;
         int node = m_.cqs[e.cq].node;
         for (const auto& [fr, q] : e.a.usage)
-            if (v.available(node, fr) < q) ok = false;
+            if (v.available(node, fr) < q) out = FitsCheck::NoQuota;
+        if (out == FitsCheck::Ok && !placements_fit(m_, tas_usage(m_, m_.wls[e.wl], e.a))) out = FitsCheck::NoTAS;
         for (int w : merged) ctx_.add_usage(w);
-        return ok;
+        return out;
     }
 
-    // updateAssignmentIfNeeded (gate RecomputeAssignmentUponPreemptionTargetsOverlap).
+    // updateAssignmentIfNeeded (gates RecomputeAssignmentUponPreemptionTargetsOverlap
+    // and TASRecomputeAssignmentWithinSchedulingCycle, both on).
     bool update_assignment_if_needed(Entry& e) {
-        if (!overlaps(e.targets)) return fits(e);
+        const FitsCheck first = fits(e);
+        const bool overlap = overlaps(e.targets);
+        if (!overlap && first != FitsCheck::NoTAS) return first == FitsCheck::Ok;
         Workload& w = m_.wls[e.wl];
         w.last.reset();
         NominationMap nomination;
@@ -149,13 +162,23 @@ private:
             for (const auto& [res, fa] : ps.flavors) f.set(res, fa.flavor);
             nomination.push_back(std::move(f));
         }
-        std::vector<int> removed(victims_.begin(), victims_.end());
+        std::vector<int> removed;
+        if (overlap) removed.assign(victims_.begin(), victims_.end());
         for (int v : removed) ctx_.remove_workload(v);
         e.a = get_assignments(ctx_, e.wl, e.cq, &nomination, e.targets);
         record(e);
         for (int v : removed) ctx_.add_workload(v);
-        if (e.a.rep_mode() == Mode::Fit) e.a.set_rep_mode(Mode::DeferredFit);
-        return fits(e);
+        if (overlap && e.a.rep_mode() == Mode::Fit) e.a.set_rep_mode(Mode::DeferredFit);
+        return fits(e) == FitsCheck::Ok;
+    }
+
+    // cq.AddUsage: the quota, and the TAS placements, join the snapshot.
+    void add_usage(const Entry& e, const FlatMap<Amount>& quota) {
+        ctx_.view().add_usage(m_.cqs[e.cq].node, quota);
+        std::vector<TasPlacement> p = tas_usage(m_, m_.wls[e.wl], e.a);
+        if (p.empty()) return;
+        apply_placements(m_, p, 1);
+        tas_added_.emplace_back(e.wl, std::move(p));
     }
 
     // resourcesToReserve for a Preempt entry without candidates.
@@ -180,7 +203,7 @@ private:
         Workload& w = m_.wls[e.wl];
         bool ok = update_assignment_if_needed(e);
         Mode mode = e.a.rep_mode();
-        QuotaView v = ctx_.view();
+        
         if (mode == Mode::NoFit) {
             e.rr = RequeueReason::NoFit;
             e.qr_reason = e.a.no_fit_reason;
@@ -189,7 +212,7 @@ private:
         if (mode == Mode::Preempt && e.targets.empty()) {
             e.rr = RequeueReason::NoCandidates;
             e.qr_reason = "WaitingForQuota";
-            if (c.reclaim != Policy::Any) v.add_usage(c.node, to_reserve(e));  // !CanAlwaysReclaim
+            if (c.reclaim != Policy::Any) add_usage(e, to_reserve(e));  // !CanAlwaysReclaim
             return;
         }
         if (mode == Mode::DeferredFit) {
@@ -197,7 +220,7 @@ private:
             e.qr_reason = "WaitingForPreemptedWorkloads";
             e.rr = RequeueReason::PendingPreemption;
             w.last.reset();
-            v.add_usage(c.node, e.a.usage);
+            add_usage(e, e.a.usage);
             return;
         }
         if (overlaps(e.targets)) {
@@ -213,7 +236,7 @@ private:
             return;
         }
         for (const auto& t : e.targets) victims_.insert(t.wl);
-        v.add_usage(c.node, e.a.usage);
+        add_usage(e, e.a.usage);
         if (mode == Mode::Preempt) {
             e.qr_reason = "WaitingForPreemptedWorkloads";
             issue_preemptions(e);
@@ -274,6 +297,7 @@ private:
             m_.sort_requests(t.requests);
             w.admission.push_back(std::move(t));
         }
+        w.placements = tas_usage(m_, w, e.a);
         w.reserved_at = now_;
         w.evicted = false;  // SetQuotaReservation resets Evicted/Preempted
         w.borrowing = e.a.borrowing > 0;
@@ -304,6 +328,7 @@ private:
     std::int64_t now_;
     std::vector<Entry> entries_, rejected_;
     std::set<int> victims_;
+    std::vector<std::pair<int, std::vector<TasPlacement>>> tas_added_;
     CycleOutcome out_;
 };
 

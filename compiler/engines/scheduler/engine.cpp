@@ -9,6 +9,7 @@
 #include "engines/scheduler/cycle.hpp"
 #include "engines/scheduler/format.hpp"
 #include "engines/scheduler/quota.hpp"
+#include "engines/scheduler/tas.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -71,7 +72,11 @@ struct Engine::Impl {
             routing_status(m, m.wls[i]);
         }
         rebuild_usage(m, cache);
-        for (auto& w : m.wls) w.snap_present = w.holds;
+        for (auto& t : m.tas) t.topology.clear_usage();
+        for (auto& w : m.wls) {
+            w.snap_present = w.holds;
+            if (w.holds) apply_placements(m, w.placements, 1);
+        }
     }
     Queues& queues() {
         seal();
@@ -83,6 +88,8 @@ struct Engine::Impl {
         Workload& w = m.wls[wl];
         ClusterQueue& cq = m.cqs[w.adm_cq];
         QuotaView(m, cache).remove_usage(cq.node, w.usage);
+        apply_placements(m, w.placements, -1);
+        w.placements.clear();
         int pos = w.cq_pos;
         if (pos >= 0 && pos < static_cast<int>(cq.workloads.size()) && cq.workloads[pos] == wl) {
             int last = cq.workloads.back();
@@ -147,6 +154,11 @@ WorkloadOutcome outcome(const Model& m, const Workload& w) {
             for (const auto& [res, f] : ps.flavors) a.flavors[m.res_name(res)] = m.flavor_name(f);
             for (const auto& [res, q] : ps.requests)
                 if (ps.flavors.has(res)) a.resource_usage[m.res_name(res)] = format_quantity(m.res_name(res), q);
+            for (const auto& p : w.placements)
+                if (p.podset == ps.name) {
+                    a.topology_assignment = p.assignment;
+                    a.topology_flavor = m.flavor_name(m.tas[static_cast<std::size_t>(p.tas)].flavor);
+                }
             o.assignments.push_back(std::move(a));
         }
         o.borrowing = w.borrowing;

@@ -8,6 +8,7 @@
 #include "engines/scheduler/format.hpp"
 #include "engines/scheduler/matching.hpp"
 #include "engines/scheduler/preemption.hpp"
+#include "engines/scheduler/tas.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -154,7 +155,8 @@ FindResult find_flavor(SchedCtx& ctx, int wl, const ClusterQueue& cq, std::size_
                 continue;
             }
         }
-        std::string why = check_flavor(m, f, w.podsets[ps_idx]);
+        std::string why = m.flavors[f].exists && cq.has_tas ? tas_flavor_mismatch(m, cq, w.podsets[ps_idx], f, rg) : "";
+        if (why.empty()) why = check_flavor(m, f, w.podsets[ps_idx]);
         if (!why.empty()) {
             out.status.reasons.push_back(why);
             out.considered.push_back({f, Mode::NoFit, kNoMatchingFlavor});
@@ -343,6 +345,7 @@ Assignment assign_flavors(SchedCtx& ctx, int wl, int cq_idx, const std::vector<s
             return a;
         }
     }
+    place_after_assignment(m, wl, cq, a);
     resolve_no_fit_reason(m, a, cq);
     return a;
 }

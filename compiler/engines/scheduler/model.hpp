@@ -7,6 +7,7 @@
 // fields marked "sim state" and in QuotaState.
 #include "engines/scheduler/amount.hpp"
 
+#include <queueforge/engines/topology.hpp>
 #include <queueforge/model/quota_tree.hpp>
 #include <queueforge/model/selector.hpp>
 
@@ -45,6 +46,8 @@ using Toleration = model::Toleration;
 struct Flavor {
     std::string name;
     bool exists = false;
+    std::string topology_name;  // spec.topologyName
+    int tas = -1;               // Model::tas index: a TAS flavor with its Topology
     std::map<std::string, std::string> labels;
     std::vector<Taint> taints;
     std::vector<Toleration> tolerations;
@@ -92,6 +95,10 @@ struct ClusterQueue {
     bool in_cycle = false;        // parent cohort chain has a cycle (snapshot skips it)
     std::string inactive_reason;  // FlavorNotFound, Stopped, HasCycle
     bool covers_pods = false;
+    // Every flavor of its resource groups has a topologyName
+    // (clusterQueue.isTASOnly): podsets without a request get an implied one.
+    bool tas_only = false;
+    bool has_tas = false;  // at least one flavor has a topologyName
     Mark mark;
     std::string file;
     // sim state
@@ -113,8 +120,22 @@ struct NodeAffinityTerm {
     std::vector<SelectorReq> exprs;
 };
 
+// A podset's spec.podSets[].topologyRequest.
+struct TopologyRequest {
+    // IsExplicitlyRequestingTAS: required, preferred, unconstrained or a
+    // slice constraint is set (a group name alone is not a request).
+    bool explicit_request = false;
+    topology::Mode mode = topology::Mode::Unconstrained;
+    std::string level;
+    std::vector<topology::SliceLayer> slices;
+    std::optional<std::string> group;
+    Mark mark;
+};
+
 struct PodSetSpec {
     std::string name;
+    std::optional<TopologyRequest> topology;
+    topology::Amounts per_pod;  // NewRequestsFromPodSpec: what TAS places
     std::int32_t count = 1;
     std::optional<std::int32_t> min_count;
     std::map<std::string, std::string> node_selector;
@@ -122,6 +143,15 @@ struct PodSetSpec {
     std::vector<NodeAffinityTerm> affinity_terms;  // required node affinity
     bool has_required_affinity = false;
     std::vector<Toleration> tolerations;
+};
+
+// One podset's placement on a TAS flavor: the pods per domain that count as
+// usage of that flavor's topology.
+struct TasPlacement {
+    std::string podset;
+    int tas = -1;  // Model::tas index
+    topology::Assignment assignment;
+    topology::Amounts per_pod;
 };
 
 // workload.PodSetResources: totals for `count` pods (count after reclaim).
@@ -193,6 +223,8 @@ struct Workload {
     std::string preempt_reason, preempt_message;
     int admitted_cycle = 0;
     int preempted_cycle = 0;
+    // sim state: TAS placements held (with `admission`)
+    std::vector<TasPlacement> placements;
 };
 
 struct Transformation {
@@ -215,6 +247,15 @@ struct NamespaceInfo {
     std::map<std::string, std::string> labels;
 };
 
+// A flavor with spec.topologyName whose Topology is among the inputs: its
+// nodes as Kueue's TAS cache holds them. The usage in `topology` is that of
+// the workloads holding quota (plus, during a cycle, what the cycle's
+// snapshot adds; cycle.cpp takes that back at its end).
+struct TasFlavor {
+    int flavor = -1;
+    topology::Topology topology;
+};
+
 struct Model {
     std::vector<std::string> resource_names;
     std::unordered_map<std::string, int> resource_ids;
@@ -232,6 +273,7 @@ struct Model {
     std::map<std::string, NamespaceInfo> namespaces;
     std::unordered_map<std::string, int> shape_ids;  // interned equivalence shapes
     Config config;
+    std::vector<TasFlavor> tas;
 
     int resource_id(const std::string& name);
     int flavor_id(const std::string& name);

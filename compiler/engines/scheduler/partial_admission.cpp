@@ -5,6 +5,7 @@
 // reduction of the podset counts that fits or preempts.
 #include "engines/scheduler/flavor_assigner.hpp"
 #include "engines/scheduler/preemption.hpp"
+#include "engines/scheduler/tas.hpp"
 
 #include <optional>
 
@@ -20,9 +21,9 @@ bool last_assignment_outdated(const LastAssignment& last, std::int64_t generatio
     return generation > last.generation;
 }
 
-}  // namespace
-
-Assignment get_assignments(SchedCtx& ctx, int wl, int cq, const NominationMap* nomination, std::vector<Target>& targets) {
+// getInitialAssignments.
+Assignment initial_assignments(SchedCtx& ctx, int wl, int cq, const NominationMap* nomination,
+                               std::vector<Target>& targets) {
     Model& m = ctx.m;
     Workload& w = m.wls[wl];
     targets.clear();
@@ -83,6 +84,14 @@ Assignment get_assignments(SchedCtx& ctx, int wl, int cq, const NominationMap* n
     }
     targets.clear();
     return full;
+}
+
+}  // namespace
+
+Assignment get_assignments(SchedCtx& ctx, int wl, int cq, const NominationMap* nomination, std::vector<Target>& targets) {
+    Assignment a = initial_assignments(ctx, wl, cq, nomination, targets);
+    place_for_preemption(ctx, wl, ctx.m.cqs[cq], a, targets);
+    return a;
 }
 
 }  // namespace queueforge::scheduler::detail

@@ -5,22 +5,30 @@
 // (preemption_oracle.go). kueue-semantics.md 5.7.
 #include "engines/scheduler/preemption.hpp"
 
+#include "engines/scheduler/tas.hpp"
+
 #include <algorithm>
 
 namespace queueforge::scheduler::detail {
 
+// Quota and TAS usage together, as Kueue's snapshot adds and removes a
+// workload's Usage{Quota, TAS}.
 void SchedCtx::remove_workload(int w) {
-    Workload& wl = m.wls[w];
-    wl.snap_present = false;
-    view().remove_usage(m.cqs[wl.adm_cq].node, wl.usage);
+    m.wls[w].snap_present = false;
+    remove_usage(w);
 }
 void SchedCtx::add_workload(int w) {
-    Workload& wl = m.wls[w];
-    wl.snap_present = true;
-    view().add_usage(m.cqs[wl.adm_cq].node, wl.usage);
+    m.wls[w].snap_present = true;
+    add_usage(w);
 }
-void SchedCtx::remove_usage(int w) { view().remove_usage(m.cqs[m.wls[w].adm_cq].node, m.wls[w].usage); }
-void SchedCtx::add_usage(int w) { view().add_usage(m.cqs[m.wls[w].adm_cq].node, m.wls[w].usage); }
+void SchedCtx::remove_usage(int w) {
+    view().remove_usage(m.cqs[m.wls[w].adm_cq].node, m.wls[w].usage);
+    apply_placements(m, m.wls[w].placements, -1);
+}
+void SchedCtx::add_usage(int w) {
+    view().add_usage(m.cqs[m.wls[w].adm_cq].node, m.wls[w].usage);
+    apply_placements(m, m.wls[w].placements, 1);
+}
 
 bool uses_resources(const Model& m, const Workload& w, const std::vector<int>& frs) {
     for (const auto& ps : w.admission)
@@ -61,7 +69,7 @@ bool workload_fits(SchedCtx& ctx, const PreemptionCtx& p, bool allow_borrow) {
         if (!allow_borrow && v.borrowing_with(node, fr, val)) return false;
         if (val > v.available(node, fr)) return false;
     }
-    return true;
+    return !p.assignment || tas_fits_with(ctx.m, ctx.m.wls[p.wl], ctx.m.cqs[p.cq], *p.assignment);
 }
 
 std::vector<Target> fill_back(SchedCtx& ctx, const PreemptionCtx& p, std::vector<Target> targets, bool allow_borrow) {
@@ -214,6 +222,7 @@ std::vector<Target> get_targets(SchedCtx& ctx, int wl, const Assignment& a) {
     PreemptionCtx p;
     p.wl = wl;
     p.cq = w.queue_cq;
+    if (m.cqs[p.cq].has_tas) p.assignment = &a;
     for (const auto& ps : a.podsets)
         for (const auto& [res, fa] : ps.flavors)
             if (fa.mode == Mode::Preempt) p.frs.push_back(m.find_fr(fa.flavor, res));

@@ -13,6 +13,9 @@ struct PreemptionCtx {
     int cq = -1;
     std::vector<int> frs;   // FRs needing preemption, sorted
     FlatMap<Amount> usage;  // the preemptor's usage on every assigned FR
+    // The assignment whose TAS podsets must also be placed once the
+    // candidates are gone (GetTargets; the oracle has none).
+    const Assignment* assignment = nullptr;
 };
 
 // Preemptor.GetTargets for a Preempt-mode assignment.

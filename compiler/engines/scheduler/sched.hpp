@@ -52,6 +52,10 @@ struct PodSetAssignment {
     Requests requests;  // totals for `count` pods, incl. `pods` when covered
     std::int32_t count = 0;
     std::vector<Attempt> attempts;  // sorted by flavor name
+    // Topology-aware scheduling: the TAS flavor (Model::tas index) and the
+    // placement found for the podset (PodSetAssignment.TopologyAssignment).
+    int tas = -1;
+    std::optional<topology::Assignment> topology;
     Mode rep_mode() const;
 };
 
@@ -64,6 +68,9 @@ struct Assignment {
     std::string no_fit_reason;
     Mode rep_mode() const;
     void set_rep_mode(Mode m);
+    // Assignment.updateMode: one podset's flavors, and the representative
+    // mode, become `m`.
+    void update_mode(std::size_t podset, Mode m);
     std::string message(const Model& m) const;
 };
 

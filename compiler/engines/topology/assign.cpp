@@ -411,7 +411,10 @@ void Placer::fill_leaves(const PodSetRequest& w, const PodSetRequest* leader) {
                 continue;
             }
         }
-        for (std::size_t r = 0; r < rem.size(); ++r) rem[r] = sat_add(leaf.free[r], -leaf.tas_usage[r]);
+        // WithSimulateEmpty: the capacity as if no TAS workload ran (the
+        // pods of this workload's earlier podsets still count).
+        for (std::size_t r = 0; r < rem.size(); ++r)
+            rem[r] = o_.simulate_empty ? leaf.free[r] : sat_add(leaf.free[r], -leaf.tas_usage[r]);
         if (!assumed.empty()) {
             auto a = assumed.find(static_cast<int>(&leaf - s_.leaves.data()));
             if (a != assumed.end())
@@ -1422,6 +1425,22 @@ bool Topology::change_usage(const std::vector<std::string>& values, const Amount
         if (q.idx >= 0) apply(static_cast<std::size_t>(q.idx), sat_mul(q.value, count));
     apply(static_cast<std::size_t>(s.resource_index("pods")), count);
     return true;
+}
+
+bool Topology::fits(const std::vector<std::string>& values, const Amounts& per_pod, std::int32_t count) const {
+    const Snapshot& s = *impl_;
+    std::string id;
+    for (std::size_t k = 0; k < values.size(); ++k) id += (k ? "," : "") + values[k];
+    auto leaf = s.leaf_by_id.find(id);
+    if (leaf == s.leaf_by_id.end()) return false;
+    const Leaf& l = s.leaves[leaf->second];
+    std::vector<i64> rem(s.resources.size());
+    for (std::size_t r = 0; r < rem.size(); ++r) rem[r] = sat_add(l.free[r], -l.tas_usage[r]);
+    return count_in(resolve(s, per_pod, true), rem.data()).first >= count;
+}
+
+void Topology::clear_usage() {
+    for (auto& l : impl_->leaves) std::fill(l.tas_usage.begin(), l.tas_usage.end(), 0);
 }
 
 bool Topology::add_usage(const std::vector<std::string>& values, const Amounts& per_pod, std::int32_t count) {

@@ -31,6 +31,11 @@ std::string join(const std::vector<std::string>& v, std::size_t from = 0) {
 Topology::Topology() : impl_(std::make_unique<Snapshot>()) {}
 Topology::Topology(Topology&&) noexcept = default;
 Topology& Topology::operator=(Topology&&) noexcept = default;
+Topology::Topology(const Topology& o) : impl_(std::make_unique<Snapshot>(*o.impl_)) {}
+Topology& Topology::operator=(const Topology& o) {
+    if (this != &o) impl_ = std::make_unique<Snapshot>(*o.impl_);
+    return *this;
+}
 Topology::~Topology() = default;
 
 const std::vector<std::string>& Topology::levels() const { return impl_->levels; }

@@ -26,6 +26,7 @@
 // in `diags` with positions (rules "sim.*"); the simulator simulates what it is
 // given, so names a real API server would reject are only warnings.
 #include <queueforge/base/diagnostics.hpp>
+#include <queueforge/engines/topology.hpp>
 #include <queueforge/base/mark.hpp>
 #include <queueforge/frontend/manifests.hpp>
 
@@ -52,6 +53,10 @@ struct PodSetAssignment {
     int count = 0;                                       // admitted pods (partial admission, reclaimable pods)
     std::map<std::string, std::string> flavors;          // resource -> flavor
     std::map<std::string, std::string> resource_usage;   // resource -> canonical quantity (kueue-semantics 3.5)
+    // On a TAS flavor: the pods per topology domain
+    // (status.admission.podSetAssignments[].topologyAssignment).
+    std::optional<topology::Assignment> topology_assignment;
+    std::string topology_flavor;
 };
 
 struct WorkloadOutcome {

@@ -171,6 +171,9 @@ struct Options {
     // (TASValidateWorkloadSliceSize, on by default since 0.20, rejects such
     // workloads at admission; false keeps the snapshot's integer division).
     bool require_slice_divides_count = true;
+    // WithSimulateEmpty: place as if no TAS workload ran (Kueue's check that
+    // preemption could make room at all).
+    bool simulate_empty = false;
 };
 
 struct PodSetResult {
@@ -202,6 +205,9 @@ public:
     static std::optional<Topology> build(const TopologySpec& spec, std::string* error);
     Topology(Topology&&) noexcept;
     Topology& operator=(Topology&&) noexcept;
+    // A deep copy, usage included (the simulator forks its model per sample).
+    Topology(const Topology&);
+    Topology& operator=(const Topology&);
     ~Topology();
 
     Outcome assign(const std::vector<PodSetRequest>& podsets, const Options& options = {}) const;
@@ -225,6 +231,11 @@ public:
     // zero.
     void release(const std::vector<PodSetRequest>& podsets, const Outcome& outcome);
     bool remove_usage(const std::vector<std::string>& values, const Amounts& per_pod, std::int32_t count);
+    // TASFlavorSnapshot.Fits for one domain: `count` more pods with these
+    // requests (plus one `pods` each) fit in what the leaf has left.
+    bool fits(const std::vector<std::string>& values, const Amounts& per_pod, std::int32_t count) const;
+    // Forgets every recorded placement (the nodes' non-TAS usage stays).
+    void clear_usage();
 
     const std::vector<std::string>& levels() const;
     // Nodes left out: not Ready or unschedulable, missing a level label, or

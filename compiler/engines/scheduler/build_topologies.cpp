@@ -1,0 +1,127 @@
+// Topology-Aware Scheduling inputs: Kueue `Topology` objects and the
+// cluster's `Node`s become one placement topology per TAS flavor
+// (engines/topology). Kueue ff69552e: pkg/cache/scheduler/clusterqueue.go
+// (a TAS flavor whose Topology is missing makes its ClusterQueues inactive,
+// TopologyNotFound; isTASOnly), tas_cache.go / tas_nodes_cache.go (the nodes
+// a flavor's snapshot holds), pkg/util/tas/node.go.
+#include "engines/scheduler/cluster_state.hpp"
+
+#include <queueforge/model/cluster.hpp>
+
+namespace queueforge::scheduler::detail {
+
+namespace {
+
+topology::Taint taint_of(const model::Taint& t) { return {t.key, t.value, t.effect}; }
+
+topology::Toleration toleration_of(const model::Toleration& t) {
+    topology::Toleration out;
+    out.key = t.key;
+    if (!t.op.empty()) out.op = t.op;
+    out.value = t.value;
+    out.effect = t.effect;
+    return out;
+}
+
+// A v1 Node as Kueue's TAS node cache reads it: labels, status.allocatable,
+// spec.taints, spec.unschedulable and the Ready condition. A Node without
+// conditions (written by hand) counts as Ready; Ready=False or Unknown
+// leaves it out, as Kueue does.
+topology::Node node_of(const Reader& rd) {
+    topology::Node n;
+    const Node* meta = rd.map_at(&rd.r.doc, "metadata");
+    n.name = rd.r.ref.name;
+    n.labels = rd.string_map(meta, "labels");
+    const Node* spec = rd.map_at(&rd.r.doc, "spec");
+    for (const auto& t : rd.taints(rd.seq_at(spec, "taints"))) n.taints.push_back(taint_of(t));
+    n.unschedulable = rd.bool_at(spec, "unschedulable").value_or(false);
+    const Node* status = rd.map_at(&rd.r.doc, "status");
+    for (const auto& [res, q] : rd.resource_list(status, "allocatable", "status.allocatable"))
+        n.allocatable[res] = resource_value(res, q);
+    if (const Node* conds = rd.seq_at(status, "conditions"))
+        for (const auto& c : conds->items())
+            if (c.is_map() && rd.str_at(&c, "type") == "Ready") n.ready = rd.str_at(&c, "status") == "True";
+    return n;
+}
+
+}  // namespace
+
+void build_topologies(const Inputs& in, Model& m, Diagnostics& diags) {
+    std::map<std::string, const Resource*> topologies;
+    for (const Resource* r : in.topologies) topologies.emplace(r->ref.name, r);
+
+    bool any_tas = false;
+    for (const auto& f : m.flavors) any_tas = any_tas || !f.topology_name.empty();
+    if (!any_tas) return;
+
+    if (in.nodes.empty()) {
+        // Without the nodes every placement would fail: say so once and
+        // keep to quota, as before topology was modelled.
+        for (const auto& rf : in.cluster.flavors) {
+            if (rf.topology_name.empty()) continue;
+            Reader rd{*in.cluster_objects[static_cast<std::size_t>(rf.source)], diags};
+            const Node* spec = rd.map_at(&rd.r.doc, "spec");
+            rd.warning(spec ? spec->find("topologyName") : nullptr,
+                       "topology-aware scheduling needs the cluster's nodes: give Node objects (kubectl get nodes "
+                       "-o yaml) or a pool's topology.shape in the site; without them quota is checked, topology "
+                       "placement is not",
+                       "sim.not-simulated");
+            break;
+        }
+        for (auto& f : m.flavors) f.topology_name.clear();
+        return;
+    }
+
+    std::vector<topology::Node> nodes;
+    nodes.reserve(in.nodes.size());
+    for (const Resource* r : in.nodes) nodes.push_back(node_of(Reader{*r, diags}));
+
+    for (const auto& rf : in.cluster.flavors) {
+        if (rf.topology_name.empty()) continue;
+        const int fid = m.flavor_id(rf.name);
+        auto it = topologies.find(rf.topology_name);
+        if (it == topologies.end()) continue;  // TopologyNotFound below
+        Reader rd{*it->second, diags};
+        topology::TopologySpec spec;
+        spec.name = rf.topology_name;
+        if (const Node* levels = rd.seq_at(rd.map_at(&rd.r.doc, "spec"), "levels"))
+            for (const auto& l : levels->items()) spec.levels.push_back(rd.str_at(&l, "nodeLabel"));
+        spec.flavor_node_labels = rf.node_labels;
+        for (const auto& t : rf.tolerations) spec.flavor_tolerations.push_back(toleration_of(t));
+        spec.nodes = nodes;
+        std::string error;
+        auto topo = topology::Topology::build(spec, &error);
+        if (!topo) {
+            rd.error(nullptr, "Topology \"" + spec.name + "\" cannot be used for flavor " + rf.name + ": " + error,
+                     "sim.invalid");
+            continue;
+        }
+        m.flavors[fid].tas = static_cast<int>(m.tas.size());
+        m.tas.push_back({fid, std::move(*topo)});
+    }
+
+    for (std::size_t ci = 0; ci < m.cqs.size(); ++ci) {
+        ClusterQueue& cq = m.cqs[ci];
+        bool all = !cq.rgs.empty();
+        for (const auto& rg : cq.rgs)
+            for (int f : rg.flavors) {
+                const Flavor& flavor = m.flavors[f];
+                cq.has_tas = cq.has_tas || !flavor.topology_name.empty();
+                all = all && !flavor.topology_name.empty();
+                if (!flavor.topology_name.empty() && flavor.exists && flavor.tas < 0 &&
+                    !topologies.count(flavor.topology_name) && cq.active) {
+                    cq.active = false;
+                    cq.inactive_reason = "TopologyNotFound";
+                    const int src = in.cluster.cluster_queues[ci].source;
+                    Reader rd{*in.cluster_objects[static_cast<std::size_t>(src)], diags};
+                    rd.warning(nullptr,
+                               "there is no Topology \"" + flavor.topology_name + "\" for TAS flavor \"" + flavor.name +
+                                   "\"; the ClusterQueue is inactive (TopologyNotFound) and admits nothing",
+                               "sim.inactive-cluster-queue");
+                }
+            }
+        cq.tas_only = all;
+    }
+}
+
+}  // namespace queueforge::scheduler::detail

@@ -1,0 +1,51 @@
+#pragma once
+// Topology-Aware Scheduling inside the scheduling cycle, as Kueue ff69552e
+// does it: pkg/scheduler/flavorassigner/tas_flavorassigner.go
+// (WorkloadsTopologyRequests, checkPodSetAndFlavorMatchForTAS, isTASImplied),
+// flavorassigner.go (the placement after a Fit or Preempt assignment,
+// UpdateForTASResult, ComputeTASNetUsage), pkg/cache/scheduler
+// (FindTopologyAssignmentsForWorkload: flavors in name order;
+// TASFlavorSnapshot.Fits). The placement itself is engines/topology.
+#include "engines/scheduler/sched.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace queueforge::scheduler::detail {
+
+// isTASRequested: an explicit request, or any podset on a TAS-only queue.
+bool tas_requested(const ClusterQueue& cq, const PodSetSpec& ps);
+
+// checkPodSetAndFlavorMatchForTAS: "" when podset `ps` may use flavor `f` of
+// resource group `rg`, else Kueue's reason.
+std::string tas_flavor_mismatch(const Model& m, const ClusterQueue& cq, const PodSetSpec& ps, int f,
+                                const ResourceGroup& rg);
+
+// The TAS step at the end of FlavorAssigner.Assign: a Fit assignment is
+// placed (a failure adds Kueue's reason and turns it into Preempt); a
+// Preempt assignment is placed on an empty topology (a failure is NoFit,
+// TopologyPlacementFailed; otherwise its TAS podsets become Preempt).
+void place_after_assignment(Model& m, int wl, const ClusterQueue& cq, Assignment& a);
+
+// updateAssignmentForTAS (Scheduler.getAssignments): a Preempt assignment
+// gets the placement it would have once `targets` are gone (or, without
+// targets, on an empty topology) so that the cycle can reserve it.
+void place_for_preemption(SchedCtx& ctx, int wl, const ClusterQueue& cq, Assignment& a,
+                          const std::vector<Target>& targets);
+
+// workloadFits' TAS half: the TAS podsets of `a` can all be placed now.
+bool tas_fits_with(const Model& m, const Workload& w, const ClusterQueue& cq, const Assignment& a);
+
+// The placements of `a` (ComputeTASNetUsage for a pending workload).
+std::vector<TasPlacement> tas_usage(const Model& m, const Workload& w, const Assignment& a);
+// TASFlavorSnapshot.Fits for every domain of `p`.
+bool placements_fit(const Model& m, const std::vector<TasPlacement>& p);
+// Adds (sign 1) or takes away (sign -1) the usage of placements.
+void apply_placements(Model& m, const std::vector<TasPlacement>& p, int sign);
+
+// A status.admission topologyAssignment: v1beta1 `domains` or v1beta2
+// `slices` (valuesPerLevel universal/individual, podCounts).
+std::optional<topology::Assignment> topology_assignment_of(const Node* n);
+
+}  // namespace queueforge::scheduler::detail

@@ -1,0 +1,231 @@
+// Topology-aware scheduling in the simulator: Topology objects and Nodes
+// become placement topologies, podsets on TAS flavors are placed as Kueue's
+// scheduler places them (kueue ff69552e, flavorassigner TAS step,
+// updateAssignmentForTAS, workloadFits, TASFlavorSnapshot.Fits), and the
+// placement is part of the outcome.
+#include "sim_util.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace queueforge;
+
+namespace {
+
+using qf_sim::Run;
+
+// Two racks of two nodes in one block, 1 cpu each, labelled pool: tas.
+std::string nodes() {
+    std::string out;
+    const char* racks[] = {"r1", "r1", "r2", "r2"};
+    for (int i = 0; i < 4; ++i) {
+        out += "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: x" + std::to_string(i + 1) +
+               "\n  labels: {pool: tas, cloud.com/block: b1, cloud.com/rack: " + racks[i] +
+               ", kubernetes.io/hostname: x" + std::to_string(i + 1) +
+               "}\nstatus:\n  allocatable: {cpu: '1', pods: '10'}\n  conditions: [{type: Ready, status: 'True'}]\n";
+    }
+    return out;
+}
+
+const std::string kTopology = R"(
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: ns}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Topology
+metadata: {name: default}
+spec:
+  levels:
+  - nodeLabel: cloud.com/block
+  - nodeLabel: cloud.com/rack
+  - nodeLabel: kubernetes.io/hostname
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: tas}
+spec: {nodeLabels: {pool: tas}, topologyName: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: plain}
+)";
+
+std::string queue(const std::string& flavors, const std::string& extra = "") {
+    return "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: cq}\nspec: {namespaceSelector: {}, " +
+           extra + "resourceGroups: [{coveredResources: [cpu], flavors: [" + flavors +
+           "]}]}\n---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: lq, namespace: ns}\n"
+           "spec: {clusterQueue: cq}\n";
+}
+
+const std::string kTasOnly = queue("{name: tas, resources: [{name: cpu, nominalQuota: '10'}]}");
+
+std::string job(const std::string& name, int count, const std::string& topology, int priority = 0,
+                const std::string& created = "2025-06-01T10:00:00Z") {
+    return "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: " + name +
+           ", namespace: ns, creationTimestamp: '" + created + "'}\nspec: {queueName: lq, priority: " +
+           std::to_string(priority) + ", podSets: [{name: main, count: " + std::to_string(count) +
+           (topology.empty() ? "" : ", topologyRequest: {" + topology + "}") +
+           ", template: {spec: {containers: [{name: c, resources: {requests: {cpu: '1'}}}]}}}]}\n";
+}
+
+// A workload holding quota with its pods on the named nodes, one each.
+std::string running(const std::string& name, const std::vector<std::string>& hosts, int priority = 0) {
+    std::string domains;
+    for (const auto& h : hosts) domains += std::string(domains.empty() ? "" : ", ") + "{values: [" + h + "], count: 1}";
+    const std::string n = std::to_string(hosts.size());
+    return "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: " + name +
+           ", namespace: ns, creationTimestamp: '2025-06-01T08:00:00Z'}\nspec: {queueName: lq, priority: " +
+           std::to_string(priority) + ", podSets: [{name: main, count: " + n +
+           ", topologyRequest: {unconstrained: true}, template: {spec: {containers: [{name: c, resources: {requests: "
+           "{cpu: '1'}}}]}}}]}\nstatus:\n  conditions: [{type: QuotaReserved, status: 'True', reason: QuotaReserved, "
+           "message: x, lastTransitionTime: '2025-06-01T09:00:00Z'}]\n  admission: {clusterQueue: cq, podSetAssignments: "
+           "[{name: main, count: " + n + ", flavors: {cpu: tas}, resourceUsage: {cpu: '" + n +
+           "'}, topologyAssignment: {levels: [kubernetes.io/hostname], domains: [" + domains + "]}}]}\n";
+}
+
+std::string hosts(const scheduler::WorkloadOutcome& w) {
+    REQUIRE(!w.assignments.empty());
+    REQUIRE(w.assignments[0].topology_assignment);
+    return topology::to_text(*w.assignments[0].topology_assignment);
+}
+
+}  // namespace
+
+TEST_CASE("TAS: a rack-required podset is placed within one rack", "[sim][tas]") {
+    Run r = qf_sim::run(kTopology + nodes() + kTasOnly + job("two", 2, "required: cloud.com/rack"));
+    const auto& w = r.wl("two");
+    REQUIRE(w.admitted);
+    CHECK(hosts(w) == "x1: 1, x2: 1");
+    CHECK(w.assignments[0].topology_flavor == "tas");
+    CHECK_FALSE(r.has_rule("sim.not-simulated"));
+}
+
+TEST_CASE("TAS: more pods than any rack holds stay pending with Kueue's reason", "[sim][tas]") {
+    Run r = qf_sim::run(kTopology + nodes() + kTasOnly + job("three", 3, "required: cloud.com/rack"));
+    const auto& w = r.wl("three");
+    CHECK_FALSE(w.admitted);
+    CHECK(w.reason == "TopologyPlacementFailed");
+    CHECK(w.message ==
+          "couldn't assign flavors to pod set main: topology \"default\" allows to fit only 2 out of 3 pod(s)");
+    // The quota alone would have admitted it.
+    CHECK(r.find_rule("sim.never-admitted") == nullptr);
+}
+
+TEST_CASE("TAS: a preferred podset spreads over racks when one is not enough", "[sim][tas]") {
+    Run r = qf_sim::run(kTopology + nodes() + kTasOnly + job("three", 3, "preferred: cloud.com/rack"));
+    const auto& w = r.wl("three");
+    REQUIRE(w.admitted);
+    CHECK(w.assignments[0].topology_assignment->domains.size() == 3);
+}
+
+TEST_CASE("TAS: running pods take their nodes, later placements go around them", "[sim][tas]") {
+    Run r = qf_sim::run(kTopology + nodes() + kTasOnly + running("old", {"x1"}) + job("two", 2, "required: cloud.com/rack"));
+    const auto& w = r.wl("two");
+    REQUIRE(w.admitted);
+    CHECK(hosts(w) == "x3: 1, x4: 1");
+}
+
+TEST_CASE("TAS: two workloads nominated in one cycle cannot take the same nodes", "[sim][tas]") {
+    // Both fit alone on the empty block; the second is placed against the
+    // first's usage (fits() finds no room, the assignment is recomputed).
+    Run r = qf_sim::run(kTopology + nodes() + kTasOnly + job("a", 2, "required: cloud.com/rack") +
+                        job("b", 2, "required: cloud.com/rack", 0, "2025-06-01T10:00:01Z") +
+                        job("c", 1, "required: cloud.com/rack", 0, "2025-06-01T10:00:02Z"));
+    CHECK(r.wl("a").admitted);
+    CHECK(r.wl("b").admitted);
+    CHECK_FALSE(r.wl("c").admitted);
+    CHECK(hosts(r.wl("a")) == "x1: 1, x2: 1");
+    CHECK(hosts(r.wl("b")) == "x3: 1, x4: 1");
+}
+
+TEST_CASE("TAS: fragmented free capacity makes room by preemption", "[sim][tas]") {
+    // One low-priority pod in each rack: 2 cpus of quota are free, but no
+    // rack has two free nodes. The high-priority rack-required job preempts.
+    const std::string cq = queue("{name: tas, resources: [{name: cpu, nominalQuota: '4'}]}",
+                                 "preemption: {withinClusterQueue: LowerPriority}, ");
+    Run r = qf_sim::run(kTopology + nodes() + cq + running("low1", {"x1"}) + running("low2", {"x3"}) +
+                        job("high", 2, "required: cloud.com/rack", 100));
+    const auto& w = r.wl("high");
+    REQUIRE(w.admitted);
+    CHECK((r.wl("low1").preempted != r.wl("low2").preempted));
+}
+
+TEST_CASE("TAS: victims are chosen so that the placement fits, not only the quota", "[sim][tas]") {
+    // Rack r1 is full (low1, low2), r2 has low3 on x3. Removing low1 alone
+    // frees enough quota but no rack with two free nodes: Kueue's
+    // workloadFits places the podset after each candidate, so low2 goes too
+    // and low3 (higher priority, last in candidate order) stays.
+    const std::string cq = queue("{name: tas, resources: [{name: cpu, nominalQuota: '4'}]}",
+                                 "preemption: {withinClusterQueue: LowerPriority}, ");
+    Run r = qf_sim::run(kTopology + nodes() + cq + running("low1", {"x1"}) + running("low2", {"x2"}) +
+                        running("low3", {"x3"}, 10) + job("high", 2, "required: cloud.com/rack", 100));
+    // Both in the first cycle: one preemption that makes the placement fit
+    // (victims picked by quota alone would take one per cycle).
+    CHECK(r.wl("low1").preempted_in_cycle == 1);
+    CHECK(r.wl("low2").preempted_in_cycle == 1);
+    CHECK_FALSE(r.wl("low3").preempted);
+    REQUIRE(r.wl("high").admitted);
+    CHECK(hosts(r.wl("high")) == "x1: 1, x2: 1");
+}
+
+TEST_CASE("TAS: a podset without a request cannot use a TAS flavor of a mixed queue", "[sim][tas]") {
+    const std::string cq = queue("{name: tas, resources: [{name: cpu, nominalQuota: '10'}]}, "
+                                 "{name: plain, resources: [{name: cpu, nominalQuota: '10'}]}");
+    Run r = qf_sim::run(kTopology + nodes() + cq + job("plainjob", 1, "") + job("tasjob", 1, "required: cloud.com/rack"));
+    CHECK(r.flavor("plainjob") == "plain");
+    CHECK(r.flavor("tasjob") == "tas");
+    CHECK_FALSE(r.wl("plainjob").assignments[0].topology_assignment);
+}
+
+TEST_CASE("TAS: a podset on a TAS-only queue gets the implied request", "[sim][tas]") {
+    Run r = qf_sim::run(kTopology + nodes() + kTasOnly + job("implied", 4, ""));
+    const auto& w = r.wl("implied");
+    REQUIRE(w.admitted);
+    CHECK(w.assignments[0].topology_assignment->domains.size() == 4);
+    Run full = qf_sim::run(kTopology + nodes() + kTasOnly + job("five", 5, ""));
+    CHECK_FALSE(full.wl("five").admitted);
+}
+
+TEST_CASE("TAS: a level the topology lacks makes the flavor not match", "[sim][tas]") {
+    Run r = qf_sim::run(kTopology + nodes() + kTasOnly + job("zone", 1, "required: cloud.com/zone"));
+    const auto& w = r.wl("zone");
+    CHECK_FALSE(w.admitted);
+    CHECK(w.reason == "NoMatchingFlavor");
+    CHECK(w.message.find("Flavor \"tas\" does not contain the requested level") != std::string::npos);
+}
+
+TEST_CASE("TAS: a missing Topology makes the ClusterQueue inactive", "[sim][tas]") {
+    std::string yaml = kTopology + nodes() + kTasOnly + job("j", 1, "required: cloud.com/rack");
+    yaml.replace(yaml.find("topologyName: default"), 21, "topologyName: nosuch ");
+    Run r = qf_sim::run(yaml);
+    CHECK_FALSE(r.wl("j").admitted);
+    REQUIRE(r.result.cluster_queues.size() == 1);
+    CHECK(r.result.cluster_queues[0].inactive_reason == "TopologyNotFound");
+    CHECK(r.has_rule("sim.inactive-cluster-queue"));
+}
+
+TEST_CASE("TAS: without nodes, placement is not simulated and the warning says how to give them", "[sim][tas]") {
+    Run r = qf_sim::run(kTopology + kTasOnly + job("three", 3, "required: cloud.com/rack"));
+    CHECK(r.wl("three").admitted);
+    const Diagnostic* d = r.find_rule("sim.not-simulated");
+    REQUIRE(d != nullptr);
+    CHECK(d->message.find("Node objects") != std::string::npos);
+    CHECK(d->mark.line > 0);
+}
+
+TEST_CASE("TAS: a v1beta2 sliced topologyAssignment is read as the pods per node", "[sim][tas]") {
+    // x1 and x2 as one slice of individual hostnames: rack r1 is full.
+    std::string run2 = running("old", {"x1", "x2"});
+    const std::string v1 = "topologyAssignment: {levels: [kubernetes.io/hostname], domains: [{values: [x1], count: 1}, "
+                           "{values: [x2], count: 1}]}";
+    const std::string v2 = "topologyAssignment: {levels: [kubernetes.io/hostname], slices: [{domainCount: 2, "
+                           "valuesPerLevel: [{individual: {prefix: x, roots: ['1', '2']}}], podCounts: {universal: 1}}]}";
+    REQUIRE(run2.find(v1) != std::string::npos);
+    run2.replace(run2.find(v1), v1.size(), v2);
+    Run r = qf_sim::run(kTopology + nodes() + kTasOnly + run2 + job("two", 2, "required: cloud.com/rack"));
+    REQUIRE(r.wl("two").admitted);
+    CHECK(hosts(r.wl("two")) == "x3: 1, x4: 1");
+}
