@@ -3,6 +3,8 @@
 // Kueue's integrations would create) and the site's sample workloads.
 #include <queueforge/engines/scenarios.hpp>
 
+#include "engines/scenarios/site_nodes.hpp"
+
 #include <queueforge/compile.hpp>
 #include <queueforge/frontend/manifests.hpp>
 #include <queueforge/engines/workloads.hpp>
@@ -110,6 +112,8 @@ public:
         for (const auto& t : c.sources.texts()) in_.sources.push_back(t);
         if (!c.site || !c.lowered) return;
         site_objects_.push_back(workloads::resources_from_objects(c.lowered->objects, file));
+        // Pools with a topology shape bring their nodes (topology placement).
+        for (auto& n : site_nodes(*c.site, file)) site_objects_.back().push_back(std::move(n));
         in_.sites.emplace_back(*c.site, file);
     }
 

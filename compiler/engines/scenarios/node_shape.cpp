@@ -1,4 +1,5 @@
 #include "engines/scenarios/node_shape.hpp"
+#include "engines/scenarios/site_nodes.hpp"
 
 #include <map>
 
@@ -34,6 +35,8 @@ std::vector<NodeShape> node_shapes(const std::vector<const site::Site*>& sites, 
     for (const auto& r : objects) {
         if (r.ref.kind != "Node" || r.ref.api_version != "v1") continue;
         const Node* meta = r.doc.find("metadata");
+        // A site pool's own nodes: the pool above already counts them.
+        if (const Node* ann = meta ? meta->find("annotations") : nullptr; ann && ann->find(kSitePoolAnnotation)) continue;
         auto labels = labels_of(meta ? meta->find("labels") : nullptr);
         const Node* status = r.doc.find("status");
         const Node* alloc = status ? status->find("allocatable") : nullptr;
@@ -61,7 +64,8 @@ namespace {
 std::string shape_problem(const scheduler::WorkloadOutcome& w, const std::vector<NodeShape>& shapes) {
     if (!w.admitted) return {};
     for (const auto& a : w.assignments) {
-        if (a.count <= 0) continue;
+        // On a TAS flavor the placement already put each pod on a node.
+        if (a.count <= 0 || a.topology_assignment) continue;
         // One flavor per resource; the pod needs a node of the flavor its
         // resources were assigned (they share one resource group here).
         std::map<std::string, std::vector<const NodeShape*>> nodes_of;

@@ -18,7 +18,15 @@ json admission(const scheduler::WorkloadOutcome& w) {
         json flavors = json::object(), usage = json::object();
         for (const auto& [r, f] : a.flavors) flavors[r] = f;
         for (const auto& [r, q] : a.resource_usage) usage[r] = q;
-        psa.push_back({{"name", a.name}, {"count", a.count}, {"flavors", flavors}, {"resourceUsage", usage}});
+        json entry = {{"name", a.name}, {"count", a.count}, {"flavors", flavors}, {"resourceUsage", usage}};
+        // Kueue's status.admission.podSetAssignments[].topologyAssignment
+        // (the v1beta1 shape: levels, domains of values and counts).
+        if (a.topology_assignment) {
+            json domains = json::array();
+            for (const auto& d : a.topology_assignment->domains) domains.push_back({{"values", d.values}, {"count", d.count}});
+            entry["topologyAssignment"] = {{"levels", a.topology_assignment->levels}, {"domains", domains}};
+        }
+        psa.push_back(std::move(entry));
     }
     return {{"clusterQueue", w.cluster_queue}, {"podSetAssignments", psa}};
 }

@@ -65,6 +65,10 @@ std::string format_text(const Report& r) {
             const Row& row = rows[i];
             out += "  " + pad(row.workload, w) + "  " + pad(row.status, ws) + pad(row.flavor, wf) + pad(row.borrow, wb) +
                    pad(row.alone, wa) + row.expect + "\n";
+            if (x.admitted)
+                for (const auto& a : x.assignments)
+                    if (a.topology_assignment)
+                        out += "      placed " + a.name + " on " + a.topology_flavor + ": " + a.topology_summary + "\n";
             if (!x.admitted && !x.message.empty()) out += "      " + x.message + "\n";
             if (x.preempted && !x.preemption_message.empty()) out += "      " + x.preemption_message + "\n";
             if (s->expect && !s->expectation_met) out += "      expectation: " + s->expectation_detail + "\n";

@@ -158,6 +158,7 @@ WorkloadOutcome outcome(const Model& m, const Workload& w) {
                 if (p.podset == ps.name) {
                     a.topology_assignment = p.assignment;
                     a.topology_flavor = m.flavor_name(m.tas[static_cast<std::size_t>(p.tas)].flavor);
+                    a.topology_summary = m.tas[static_cast<std::size_t>(p.tas)].topology.summary(p.assignment);
                 }
             o.assignments.push_back(std::move(a));
         }

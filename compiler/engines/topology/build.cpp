@@ -173,6 +173,34 @@ std::optional<Topology> Topology::build(const TopologySpec& spec, std::string* e
     return t;
 }
 
+std::string Topology::summary(const Assignment& a) const {
+    const Snapshot& s = *impl_;
+    const bool up = s.lowest_is_hostname && s.levels.size() > 1;
+    const std::string& label = s.levels[up ? s.levels.size() - 2 : s.levels.size() - 1];
+    std::string name = label.substr(label.rfind('/') == std::string::npos ? 0 : label.rfind('/') + 1);
+    if (name.starts_with("topology-") && name.size() > 9) name = name.substr(9);
+    std::map<std::string, std::int64_t> per;
+    for (const auto& d : a.domains) {
+        std::string id;
+        for (std::size_t k = 0; k < d.values.size(); ++k) id += (k ? "," : "") + d.values[k];
+        auto leaf = s.leaf_by_id.find(id);
+        std::string value = d.values.empty() ? std::string() : d.values.back();
+        if (leaf != s.leaf_by_id.end()) {
+            const Domain& dom = s.domains[static_cast<std::size_t>(s.leaves[leaf->second].domain)];
+            const Domain& shown = up && dom.parent >= 0 ? s.domains[static_cast<std::size_t>(dom.parent)] : dom;
+            value = shown.values.back();
+        }
+        per[value] += d.count;
+    }
+    std::string out = name + " ";
+    bool first = true;
+    for (const auto& [v, n] : per) {
+        out += (first ? "" : ", ") + v + ": " + std::to_string(n);
+        first = false;
+    }
+    return out;
+}
+
 std::string to_text(const Assignment& a) {
     std::string out;
     for (const auto& d : a.domains) {

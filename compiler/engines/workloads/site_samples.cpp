@@ -74,6 +74,25 @@ std::optional<PodSet> inline_pod_set(const Reporter& rep, const site::PodSet& p,
         spec.set("tolerations", std::move(tol));
     }
     ps.tmpl = Node::mapping(p.mark);
+    if (p.topology) {
+        // As a job would carry them: Kueue's podset annotations.
+        const auto& t = *p.topology;
+        Node ann = Node::mapping(t.mark);
+        auto add = [&](const char* key, const std::string& value, Mark at) {
+            ann.set(std::string("kueue.x-k8s.io/") + key, Node::string(value, at.known() ? at : t.mark));
+        };
+        if (!t.required.value.empty()) add("podset-required-topology", t.required.value, t.required.mark);
+        if (!t.preferred.value.empty()) add("podset-preferred-topology", t.preferred.value, t.preferred.mark);
+        if (t.unconstrained)
+            add("podset-unconstrained-topology", t.unconstrained->value ? "true" : "false", t.unconstrained->mark);
+        if (!t.slice_required.value.empty())
+            add("podset-slice-required-topology", t.slice_required.value, t.slice_required.mark);
+        if (t.slice_size) add("podset-slice-size", std::to_string(t.slice_size->value), t.slice_size->mark);
+        if (!t.group_name.value.empty()) add("podset-group-name", t.group_name.value, t.group_name.mark);
+        Node meta = Node::mapping(t.mark);
+        meta.set("annotations", std::move(ann));
+        ps.tmpl.set("metadata", std::move(meta));
+    }
     ps.tmpl.set("spec", std::move(spec));
     return ps;
 }

@@ -5,7 +5,8 @@ namespace queueforge::site {
 namespace {
 
 bool read_pod_set(const Reader& r, const Node& n, const std::string& what, PodSet& p) {
-    if (!r.expect_map(n, what, {"name", "count", "minCount", "requests", "nodeSelector", "tolerations"})) return false;
+    if (!r.expect_map(n, what, {"name", "count", "minCount", "requests", "nodeSelector", "tolerations", "topology"}))
+        return false;
     p.mark = n.mark();
     r.read_name(n.find("name"), what + ".name", p.name);
     r.read_int(n.find("count"), what + ".count", p.count, 0, INT32_MAX);
@@ -15,6 +16,20 @@ bool read_pod_set(const Reader& r, const Node& n, const std::string& what, PodSe
     r.read_amounts(n.find("requests"), what + ".requests", p.requests, false);
     r.read_string_map(n.find("nodeSelector"), what + ".nodeSelector", p.node_selector);
     read_tolerations(r, n.find("tolerations"), what + ".tolerations", p.tolerations);
+    if (const Node* t = n.find("topology")) {
+        const std::string tw = what + ".topology";
+        if (r.expect_map(*t, tw, {"required", "preferred", "unconstrained", "sliceRequired", "sliceSize", "groupName"})) {
+            PodSet::Topology x;
+            x.mark = t->mark();
+            r.read_text(t->find("required"), tw + ".required", x.required);
+            r.read_text(t->find("preferred"), tw + ".preferred", x.preferred);
+            r.read_bool(t->find("unconstrained"), tw + ".unconstrained", x.unconstrained);
+            r.read_text(t->find("sliceRequired"), tw + ".sliceRequired", x.slice_required);
+            r.read_int(t->find("sliceSize"), tw + ".sliceSize", x.slice_size, 1, INT32_MAX);
+            r.read_text(t->find("groupName"), tw + ".groupName", x.group_name);
+            p.topology = std::move(x);
+        }
+    }
     return true;
 }
 

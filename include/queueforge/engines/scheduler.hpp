@@ -57,6 +57,7 @@ struct PodSetAssignment {
     // (status.admission.podSetAssignments[].topologyAssignment).
     std::optional<topology::Assignment> topology_assignment;
     std::string topology_flavor;
+    std::string topology_summary;  // "rack r1: 4, r2: 4"
 };
 
 struct WorkloadOutcome {

@@ -237,6 +237,10 @@ public:
     // Forgets every recorded placement (the nodes' non-TAS usage stays).
     void clear_usage();
 
+    // A readable form of a placement: the pods per domain of the level
+    // above the nodes ("rack r1: 4, r2: 4"), or per domain of the lowest
+    // level when that is not the hostname or is the only level.
+    std::string summary(const Assignment& a) const;
     const std::vector<std::string>& levels() const;
     // Nodes left out: not Ready or unschedulable, missing a level label, or
     // not matching the flavor's nodeLabels (Kueue ignores them silently).

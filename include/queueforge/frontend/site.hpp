@@ -153,6 +153,16 @@ struct PodSet {
     std::vector<Amount> requests;  // per pod
     std::vector<std::pair<Text, Text>> node_selector;
     std::vector<Node> tolerations;
+    // Kueue's podset topology annotations, by their short names:
+    // required | preferred (a level), unconstrained, sliceRequired +
+    // sliceSize, groupName.
+    struct Topology {
+        Text required, preferred, slice_required, group_name;
+        std::optional<Located<bool>> unconstrained;
+        std::optional<Located<std::int64_t>> slice_size;
+        Mark mark;
+    };
+    std::optional<Topology> topology;
     Mark mark;
 };
 
