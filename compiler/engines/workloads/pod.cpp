@@ -46,6 +46,12 @@ bool build_pod(const Reporter& rep, Built& out) {
     if (!spec) return false;
     PodSet ps{.name = "main", .count = 1, .tmpl = template_of(*spec), .mark = spec->mark()};
     ps.name_at = spec;
+    // constructPodSet: the Pod's own annotations, checked by the Pod webhook
+    // (pod_webhook.go validateTopologyRequest; no slice-size bound).
+    ps.tas.meta = present(&rep.doc(), "metadata");
+    ps.tas.path = "metadata";
+    ps.tas.pod_index_label = std::string(kPodGroupPodIndexLabel);
+    out.tas.slice_bound = false;
     out.pod_sets.push_back(std::move(ps));
     return true;
 }
@@ -116,8 +122,13 @@ bool build_pod_group(const std::vector<const Resource*>& pods, const Reporter& r
         by_role.emplace(name, out.pod_sets.size());
         PodSet ps{.name = name, .count = fast ? *total : 1, .tmpl = template_of(*spec), .mark = p->doc.mark()};
         ps.name_at = spec;
+        // Each role's request comes from the Pod that stands for it.
+        ps.tas.meta = present(&p->doc, "metadata");
+        ps.tas.path = "metadata";
+        ps.tas.pod_index_label = std::string(kPodGroupPodIndexLabel);
         out.pod_sets.push_back(std::move(ps));
     }
+    out.tas.slice_bound = false;
     std::sort(out.pod_sets.begin(), out.pod_sets.end(), [](const PodSet& a, const PodSet& b) { return a.name < b.name; });
     out.workload_name = group;
     out.group = true;
