@@ -242,3 +242,392 @@ TEST_CASE("tas: slice size upper bound rows of Kueue's tas_validation_test.go", 
     REQUIRE(outer.size() == 1);
     CHECK(outer[0].message == "Invalid value: 16: must not be greater than pod set count 10");
 }
+
+// ------------------------------------------------ through the integrations
+
+namespace {
+
+// The podSets' topologyRequest blocks as emitted YAML, one per podSet ("-"
+// for none).
+std::string emitted(const Resource& wl) {
+    std::string s;
+    const Node* ps = at(wl.doc, {"spec", "podSets"});
+    for (const auto& p : ps ? ps->items() : std::vector<Node>{}) {
+        const Node* t = p.find("topologyRequest");
+        s += str(p, {"name"}) + ":\n" + (t ? emit_yaml(*t) : std::string("-\n"));
+    }
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("tas: a batch Job's Workload carries the request with the completion index", "[tas]") {
+    Run r(yaml(R"(
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: default, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  parallelism: 4
+  template:
+    metadata:
+      annotations:
+        kueue.x-k8s.io/podset-preferred-topology: cloud.com/rack
+        kueue.x-k8s.io/podset-group-name: ignored-without-partner
+    spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+)"));
+    INFO(qf_test::messages(r.d));
+    REQUIRE(r.out.size() == 1);
+    CHECK(r.d.empty());
+    CHECK(emitted(r.out[0]) == "main:\n"
+                               "preferred: cloud.com/rack\n"
+                               "podIndexLabel: batch.kubernetes.io/job-completion-index\n"
+                               "podSetGroupName: ignored-without-partner\n");
+    // The request sits after the template, as in Kueue's PodSet.
+    const Node& ps = at(r.out[0].doc, {"spec", "podSets", "0"})[0];
+    CHECK(ps.entries().back().key == "topologyRequest");
+    CHECK(schema_errors(r.out) == 0);
+}
+
+TEST_CASE("tas: a JobSet's podSets name the job index and the replicas", "[tas]") {
+    Run r(yaml(R"(
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: js, namespace: default, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  replicatedJobs:
+    - name: leader
+      replicas: 1
+      template:
+        spec:
+          parallelism: 1
+          template:
+            metadata: {annotations: {kueue.x-k8s.io/podset-required-topology: cloud.com/block, kueue.x-k8s.io/podset-group-name: g}}
+            spec: {containers: [{name: c}]}
+    - name: workers
+      replicas: 3
+      template:
+        spec:
+          parallelism: 4
+          template:
+            metadata:
+              annotations:
+                kueue.x-k8s.io/podset-required-topology: cloud.com/block
+                kueue.x-k8s.io/podset-group-name: g
+                kueue.x-k8s.io/podset-slice-required-topology-constraints: '[{"topology":"cloud.com/rack","size":4},{"topology":"kubernetes.io/hostname","size":2}]'
+            spec: {containers: [{name: c}]}
+)"));
+    INFO(qf_test::messages(r.d));
+    // A group name with the multi-layer constraints is refused.
+    CHECK(r.out.empty());
+    REQUIRE(r.count("jobs.invalid") == 1);
+    CHECK(r.first("jobs.invalid")->path ==
+          "spec.replicatedJobs[1].template.spec.template.metadata.annotations[kueue.x-k8s.io/podset-group-name]");
+
+    std::string ok = yaml(R"(
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: js, namespace: default, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  replicatedJobs:
+    - name: leader
+      replicas: 1
+      template:
+        spec:
+          parallelism: 1
+          template:
+            metadata: {annotations: {kueue.x-k8s.io/podset-required-topology: cloud.com/block, kueue.x-k8s.io/podset-group-name: g}}
+            spec: {containers: [{name: c}]}
+    - name: workers
+      replicas: 3
+      template:
+        spec:
+          parallelism: 4
+          template:
+            metadata:
+              annotations:
+                kueue.x-k8s.io/podset-required-topology: cloud.com/block
+                kueue.x-k8s.io/podset-group-name: g
+            spec: {containers: [{name: c}]}
+    - name: sliced
+      replicas: 2
+      template:
+        spec:
+          parallelism: 4
+          template:
+            metadata:
+              annotations:
+                kueue.x-k8s.io/podset-preferred-topology: cloud.com/block
+                kueue.x-k8s.io/podset-slice-required-topology-constraints: '[{"topology":"cloud.com/rack","size":4},{"topology":"kubernetes.io/hostname","size":2}]'
+            spec: {containers: [{name: c}]}
+)");
+    Run g(ok);
+    INFO(qf_test::messages(g.d));
+    REQUIRE(g.out.size() == 1);
+    CHECK(g.d.empty());
+    CHECK(emitted(g.out[0]) == "leader:\n"
+                               "required: cloud.com/block\n"
+                               "podIndexLabel: batch.kubernetes.io/job-completion-index\n"
+                               "subGroupIndexLabel: jobset.sigs.k8s.io/job-index\n"
+                               "subGroupCount: 1\n"
+                               "podSetGroupName: g\n"
+                               "workers:\n"
+                               "required: cloud.com/block\n"
+                               "podIndexLabel: batch.kubernetes.io/job-completion-index\n"
+                               "subGroupIndexLabel: jobset.sigs.k8s.io/job-index\n"
+                               "subGroupCount: 3\n"
+                               "podSetGroupName: g\n"
+                               "sliced:\n"
+                               "preferred: cloud.com/block\n"
+                               "podIndexLabel: batch.kubernetes.io/job-completion-index\n"
+                               "subGroupIndexLabel: jobset.sigs.k8s.io/job-index\n"
+                               "subGroupCount: 2\n"
+                               "podsetSliceRequiredTopologyConstraints:\n"
+                               "  - topology: cloud.com/rack\n"
+                               "    size: 4\n"
+                               "  - topology: kubernetes.io/hostname\n"
+                               "    size: 2\n");
+    CHECK(schema_errors(g.out) == 0);
+
+    // ValidatePodSetGroupingTopology: groups of two, one of them a single pod,
+    // with the same required or preferred level.
+    std::string three = ok;
+    three.replace(three.find("podset-preferred-topology: cloud.com/block\n"), 43,
+                  "podset-required-topology: cloud.com/block\n                kueue.x-k8s.io/podset-group-name: g\n");
+    three.erase(three.find("                kueue.x-k8s.io/podset-slice-required-topology-constraints"));
+    three += "            spec: {containers: [{name: c}]}\n";
+    Run t(three);
+    INFO(qf_test::messages(t.d));
+    CHECK(t.out.empty());
+    CHECK(t.count("jobs.invalid") == 3);
+    CHECK(t.first("jobs.invalid")->message.find(R"(Invalid value: "g": can only define groups of exactly 2 pod sets, got: 3 pod set(s))") !=
+          std::string::npos);
+
+    std::string mismatch = ok;
+    const std::string from = "{annotations: {kueue.x-k8s.io/podset-required-topology:";
+    mismatch.replace(mismatch.find(from), from.size(), "{annotations: {kueue.x-k8s.io/podset-preferred-topology:");
+    mismatch.replace(mismatch.find("parallelism: 1"), 14, "parallelism: 2");
+    Run m(mismatch);
+    INFO(qf_test::messages(m.d));
+    CHECK(m.out.empty());
+    // Both podSets of the group have more than one pod, and their levels differ.
+    CHECK(m.count("jobs.invalid") == 4);
+    bool consistent = false, sizes = false;
+    for (const auto& x : m.d.all()) {
+        consistent |= x.message.find("spec.replicatedJobs[0].template.spec.template.metadata.annotations: Invalid value: must specify "
+                                     "'kueue.x-k8s.io/podset-required-topology' or 'kueue.x-k8s.io/podset-preferred-topology' topology "
+                                     "consistent with 'spec.replicatedJobs[1].template.spec.template.metadata.annotations' in group 'g'") !=
+                      std::string::npos;
+        sizes |= x.message.find("can only define groups where at least one pod set has only 1 replica, got: 2 replica(s) and 12 replica(s) in the group") !=
+                 std::string::npos;
+    }
+    CHECK(consistent);
+    CHECK(sizes);
+}
+
+TEST_CASE("tas: a LeaderWorkerSet sample groups its leader and workers", "[tas]") {
+    Run r(yaml(R"(
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: lws, namespace: default, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  replicas: 2
+  leaderWorkerTemplate:
+    size: 3
+    leaderTemplate:
+      metadata: {annotations: {kueue.x-k8s.io/podset-required-topology: cloud.com/rack, kueue.x-k8s.io/podset-group-name: lws-group}}
+      spec: {containers: [{name: c}]}
+    workerTemplate:
+      metadata:
+        annotations:
+          kueue.x-k8s.io/podset-required-topology: cloud.com/rack
+          kueue.x-k8s.io/podset-group-name: lws-group
+          kueue.x-k8s.io/podset-slice-required-topology: kubernetes.io/hostname
+      spec: {containers: [{name: c}]}
+)"));
+    INFO(qf_test::messages(r.d));
+    // podset-group-name with a slice topology (and no slice size) is refused.
+    CHECK(r.out.empty());
+    REQUIRE(r.count("jobs.invalid") == 2);
+    CHECK(r.d.all()[0].path == "spec.leaderWorkerTemplate.workerTemplate.metadata.annotations[kueue.x-k8s.io/podset-group-name]");
+    CHECK(r.d.all()[1].message.find("[kueue.x-k8s.io/podset-slice-size]: Required value: must be set when "
+                                    "'kueue.x-k8s.io/podset-slice-required-topology' is specified") != std::string::npos);
+
+    Run ok(yaml(R"(
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: lws, namespace: default, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  replicas: 2
+  leaderWorkerTemplate:
+    size: 3
+    leaderTemplate:
+      metadata: {annotations: {kueue.x-k8s.io/podset-required-topology: cloud.com/rack, kueue.x-k8s.io/podset-group-name: lws-group}}
+      spec: {containers: [{name: c}]}
+    workerTemplate:
+      metadata: {annotations: {kueue.x-k8s.io/podset-required-topology: cloud.com/rack, kueue.x-k8s.io/podset-group-name: lws-group}}
+      spec: {containers: [{name: c}]}
+)"));
+    INFO(qf_test::messages(ok.d));
+    REQUIRE(ok.out.size() == 2);
+    for (const auto& wl : ok.out)
+        CHECK(emitted(wl) == "leader:\n"
+                             "required: cloud.com/rack\n"
+                             "podSetGroupName: lws-group\n"
+                             "worker:\n"
+                             "required: cloud.com/rack\n"
+                             "podIndexLabel: leaderworkerset.sigs.k8s.io/worker-index\n"
+                             "podSetGroupName: lws-group\n");
+    CHECK(schema_errors(ok.out) == 0);
+}
+
+TEST_CASE("tas: per integration, the labels Kueue names and no request without them", "[tas]") {
+    // Ray and Spark name no index label: no request without annotations.
+    Run ray(yaml(R"(
+apiVersion: ray.io/v1
+kind: RayCluster
+metadata: {name: rc, namespace: default, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  headGroupSpec:
+    template:
+      metadata: {annotations: {kueue.x-k8s.io/podset-unconstrained-topology: "true"}}
+      spec: {containers: [{name: ray-head}]}
+  workerGroupSpecs:
+    - groupName: small
+      replicas: 1
+      template: {spec: {containers: [{name: w}]}}
+)"));
+    INFO(qf_test::messages(ray.d));
+    REQUIRE(ray.out.size() == 1);
+    CHECK(emitted(ray.out[0]) == "head:\nunconstrained: true\nsmall:\n-\n");
+
+    // A PyTorchJob's replica index; the path names the canonical replica type.
+    Run pt(yaml(R"(
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: pt, namespace: default, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  pytorchReplicaSpecs:
+    master:
+      replicas: 1
+      template: {spec: {containers: [{name: pytorch}]}}
+    Worker:
+      replicas: 2
+      template:
+        metadata: {annotations: {kueue.x-k8s.io/podset-slice-required-topology: cloud.com/rack, kueue.x-k8s.io/podset-slice-size: "3"}}
+        spec: {containers: [{name: pytorch}]}
+)"));
+    INFO(qf_test::messages(pt.d));
+    CHECK(pt.out.empty());
+    REQUIRE(pt.count("jobs.invalid") == 1);
+    CHECK(pt.first("jobs.invalid")->message.find(
+              R"(spec.pytorchReplicaSpecs[Worker].template.metadata.annotations[kueue.x-k8s.io/podset-slice-size]: Invalid value: "3": )"
+              "must not be greater than pod set count 2") != std::string::npos);
+
+    // A Pod's own annotations with the pod-group index label.
+    Run pod(yaml(R"(
+apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  namespace: default
+  labels: {kueue.x-k8s.io/queue-name: lq}
+  annotations: {kueue.x-k8s.io/podset-required-topology: cloud.com/block}
+spec: {containers: [{name: c}]}
+)"));
+    INFO(qf_test::messages(pod.d));
+    REQUIRE(pod.out.size() == 1);
+    CHECK(emitted(pod.out[0]) == "main:\nrequired: cloud.com/block\npodIndexLabel: kueue.x-k8s.io/pod-group-pod-index\n");
+}
+
+TEST_CASE("tas: an elastic Job may only ask for unconstrained topology", "[tas]") {
+    const std::string job = yaml(R"(
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: default, labels: {kueue.x-k8s.io/queue-name: lq}, annotations: {kueue.x-k8s.io/elastic-job: "true"}}
+spec:
+  parallelism: 2
+  template:
+    metadata: {annotations: {MODE: cloud.com/block}}
+    spec: {containers: [{name: c}]}
+)");
+    std::string req = job;
+    req.replace(req.find("MODE"), 4, "kueue.x-k8s.io/podset-required-topology");
+    Run r(req);
+    CHECK(r.out.empty());
+    REQUIRE(r.count("jobs.invalid") == 1);
+    CHECK(r.first("jobs.invalid")->message.find(
+              "spec.template.metadata.annotations.kueue.x-k8s.io/podset-required-topology: Forbidden: required topology is not "
+              "supported with elastic jobs") != std::string::npos);
+    std::string unc = job;
+    unc.replace(unc.find("MODE: cloud.com/block"), 21, "kueue.x-k8s.io/podset-unconstrained-topology: \"true\"");
+    Run u(unc);
+    INFO(qf_test::messages(u.d));
+    CHECK(u.out.size() == 1);
+}
+
+TEST_CASE("tas: where no webhook checks the annotations, Kueue's build error remains", "[tas]") {
+    // AppWrapper: no TAS validation in its webhook; the unconstrained value
+    // fails the Workload's construction. Its inferred Job podSet names the
+    // completion index (appwrapper InferPodSets).
+    const std::string aw = yaml(R"(
+apiVersion: workload.codeflare.dev/v1beta2
+kind: AppWrapper
+metadata: {name: aw, namespace: default, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  components:
+    - template:
+        apiVersion: batch/v1
+        kind: Job
+        metadata: {name: j}
+        spec:
+          template:
+            metadata: {annotations: {kueue.x-k8s.io/podset-unconstrained-topology: VALUE}}
+            spec: {containers: [{name: c}], restartPolicy: Never}
+)");
+    std::string bad = aw;
+    bad.replace(bad.find("VALUE"), 5, "maybe");
+    Run r(bad);
+    CHECK(r.out.empty());
+    REQUIRE(r.count("jobs.invalid") == 1);
+    CHECK(r.first("jobs.invalid")->message.find(R"(Kueue cannot build the Workload: strconv.ParseBool: parsing "maybe": invalid syntax)") !=
+          std::string::npos);
+    CHECK(r.first("jobs.invalid")->mark.line == 12);
+    std::string good = aw;
+    good.replace(good.find("VALUE"), 5, "\"true\"");
+    Run g(good);
+    INFO(qf_test::messages(g.d));
+    REQUIRE(g.out.size() == 1);
+    CHECK(emitted(g.out[0]) == "aw-0:\nunconstrained: true\npodIndexLabel: batch.kubernetes.io/job-completion-index\n");
+
+    // JobSet: the webhook builds the podSets first, so the build error is
+    // what it returns.
+    Run js(yaml(R"(
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: js, namespace: default, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  replicatedJobs:
+    - name: w
+      template:
+        spec:
+          template:
+            metadata: {annotations: {kueue.x-k8s.io/podset-unconstrained-topology: maybe}}
+            spec: {containers: [{name: c}]}
+)"));
+    REQUIRE(js.count("jobs.invalid") == 1);
+    CHECK(js.first("jobs.invalid")->message.find("strconv.ParseBool") != std::string::npos);
+    // A batch Job: the webhook's own message.
+    Run job(yaml(R"(
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: default, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  template:
+    metadata: {annotations: {kueue.x-k8s.io/podset-unconstrained-topology: maybe}}
+    spec: {containers: [{name: c}]}
+)"));
+    REQUIRE(job.count("jobs.invalid") == 1);
+    CHECK(job.first("jobs.invalid")->message.find(
+              R"(spec.template.metadata.annotations[kueue.x-k8s.io/podset-unconstrained-topology]: Invalid value: "maybe": must be a boolean value)") !=
+          std::string::npos);
+}
