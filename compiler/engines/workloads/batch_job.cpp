@@ -41,7 +41,7 @@ bool build_batch_job(const Reporter& rep, Built& out) {
     ps.name_at = tmpl;
     ps.tas.path = "spec.template.metadata";
     ps.tas.pod_index_label = std::string(kJobCompletionIndexLabel);
-    out.tas.elastic_modes = true;
+    out.tas.job_webhook = true;
 
     if (const Node* min = annotation(rep.doc(), kMinParallelismAnnotation)) {
         const std::string path = "metadata.annotations[" + std::string(kMinParallelismAnnotation) + "]";

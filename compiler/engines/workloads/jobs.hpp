@@ -105,7 +105,9 @@ struct TasChecks {
     enum class Mode { Webhook, AfterPodSets, None } mode = Mode::Webhook;
     bool slice_bound = true;     // ValidateSliceSizeAnnotationUpperBound
     bool groups = false;         // ValidatePodSetGroupingTopology
-    bool elastic_modes = false;  // batch Job: required / preferred refused on elastic jobs
+    // batch Job (job_webhook.go validateTopologyRequest): required / preferred
+    // refused on elastic jobs, and the first failing step's errors alone.
+    bool job_webhook = false;
     std::string detail_suffix;   // appended to each message (TrainJob)
 };
 

@@ -437,7 +437,7 @@ bool apply_topology_requests(const Reporter& rep, Built& b) {
             errs.insert(errs.end(), e.begin(), e.end());
         }
     // The batch Job webhook: only unconstrained topology with elastic jobs.
-    if (errs.empty() && c.elastic_modes && elastic(rep.doc()) && !b.pod_sets.empty()) {
+    if (errs.empty() && c.job_webhook && elastic(rep.doc()) && !b.pod_sets.empty()) {
         const PodSet& ps = b.pod_sets.front();
         for (auto [key, mode] : {std::pair{kRequired, "required"}, std::pair{kPreferred, "preferred"}})
             if (const Ann a = get(annotations_of(ps), key)) {
@@ -447,7 +447,7 @@ bool apply_topology_requests(const Reporter& rep, Built& b) {
                 break;
             }
     }
-    if (!build_error) {
+    if (!build_error && !(c.job_webhook && !errs.empty())) {
         std::vector<const PodSet*> validated;
         for (const auto& ps : b.pod_sets)
             if (!ps.tas.path.empty()) {
