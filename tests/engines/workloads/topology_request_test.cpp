@@ -631,3 +631,35 @@ spec:
               R"(spec.template.metadata.annotations[kueue.x-k8s.io/podset-unconstrained-topology]: Invalid value: "maybe": must be a boolean value)") !=
           std::string::npos);
 }
+
+TEST_CASE("tas: every member of a pod group is checked at its own position", "[tas]") {
+    const std::string pod = R"(apiVersion: v1
+kind: Pod
+metadata:
+  name: NAME
+  namespace: default
+  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/pod-group-name: grp}
+  annotations: {kueue.x-k8s.io/pod-group-total-count: "2", ANN}
+spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+)";
+    auto member = [&](const std::string& name, const std::string& ann) {
+        std::string p = pod;
+        p.replace(p.find("NAME"), 4, name);
+        p.replace(p.find("ANN"), 3, ann);
+        return p;
+    };
+    const std::string good = "kueue.x-k8s.io/podset-required-topology: cloud.com/block";
+    Run ok(member("a", good) + "---\n" + member("b", good));
+    INFO(qf_test::messages(ok.d));
+    REQUIRE(ok.out.size() == 1);
+    CHECK(emitted(ok.out[0]).ends_with(":\nrequired: cloud.com/block\npodIndexLabel: kueue.x-k8s.io/pod-group-pod-index\n"));
+    // The second pod shares the first one's role, so it is no podSet of its
+    // own, but the Pod webhook refuses it.
+    Run bad(member("a", good) + "---\n" + member("b", good + ", kueue.x-k8s.io/podset-unconstrained-topology: \"true\""));
+    CHECK(bad.out.empty());
+    REQUIRE(bad.count("jobs.invalid") == 1);
+    const Diagnostic* e = bad.first("jobs.invalid");
+    CHECK(e->object.name == "b");
+    CHECK(e->mark.line == 16);
+    CHECK(e->path == "metadata.annotations");
+}
