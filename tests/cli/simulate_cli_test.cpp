@@ -329,3 +329,65 @@ spec: {clusterQueue: a}
     CHECK(status["job-b-first"] == "Pending");
     CHECK(status["job-b-second"] == "Pending");
 }
+
+TEST_CASE("simulate: TAS annotations Kueue refuses are positioned errors and exit 1", "[simulate][tas]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "queues.yaml", R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: a}
+spec:
+  namespaceSelector: {}
+  resourceGroups: [{coveredResources: [cpu], flavors: [{name: default, resources: [{name: cpu, nominalQuota: "8"}]}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: default, namespace: a}
+spec: {clusterQueue: a}
+)");
+    const std::string job = R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: a}
+spec:
+  parallelism: 2
+  template:
+    metadata:
+      annotations:
+        kueue.x-k8s.io/podset-required-topology: cloud.com/block
+        EXTRA
+    spec:
+      containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+)";
+    auto with = [&](const std::string& extra) {
+        std::string j = job;
+        j.replace(j.find("EXTRA"), 5, extra);
+        qf_test::write_text(tmp.path / "job.yaml", j);
+        return run_cli("simulate " + shell_quote(tmp.path.string()));
+    };
+    // Two modes: the webhook's first step fails, so the slice size is not
+    // compared with the pods (job_webhook.go returns early).
+    auto two = with("kueue.x-k8s.io/podset-preferred-topology: cloud.com/rack\n        kueue.x-k8s.io/podset-slice-size: \"4\"");
+    INFO(two.out << two.err);
+    CHECK(two.exit == 1);
+    const std::string all = two.out + two.err;
+    CHECK(all.find("job.yaml:9:9: error: Job/a/j: spec.template.metadata.annotations: Invalid value: must not contain more than one "
+                   "topology annotation: [\"kueue.x-k8s.io/podset-required-topology\", \"kueue.x-k8s.io/podset-preferred-topology\", "
+                   "\"kueue.x-k8s.io/podset-unconstrained-topology\"] [jobs.invalid]") != std::string::npos);
+    CHECK(all.find("job.yaml:11:43: error: Job/a/j: spec.template.metadata.annotations[kueue.x-k8s.io/podset-slice-size]: Forbidden: "
+                   "may not be set when 'kueue.x-k8s.io/podset-slice-required-topology' is not specified [jobs.invalid]") !=
+          std::string::npos);
+    CHECK(all.find("pod set count") == std::string::npos);
+    // A slice larger than the podSet.
+    auto big = with("kueue.x-k8s.io/podset-slice-required-topology: cloud.com/rack\n        kueue.x-k8s.io/podset-slice-size: \"4\"");
+    INFO(big.out << big.err);
+    CHECK(big.exit == 1);
+    CHECK((big.out + big.err).find("job.yaml:11:43: error: Job/a/j: spec.template.metadata.annotations[kueue.x-k8s.io/podset-slice-size]: "
+                                   "Invalid value: \"4\": must not be greater than pod set count 2 [jobs.invalid]") != std::string::npos);
+    // A valid request is simulated.
+    auto ok = with("kueue.x-k8s.io/podset-slice-required-topology: cloud.com/rack\n        kueue.x-k8s.io/podset-slice-size: \"2\"");
+    INFO(ok.out << ok.err);
+    CHECK((ok.out + ok.err).find("jobs.invalid") == std::string::npos);
+}

@@ -41,7 +41,26 @@ struct AwPodSet {
     std::string path;
     std::int64_t replicas = 1;
     const Node* at = nullptr;  // where it is declared (or the component)
+    TasSource tas;             // the podSet's TAS labels (its workload.codeflare.dev.appwrapper/tas-* annotations)
 };
+
+// appwrapper_controller.go PodSets: a podSet's tas-pod-index-label,
+// tas-sub-group-index-label and tas-sub-group-count annotations (a count
+// that is not an integer is ignored); InferPodSets sets them for Jobs,
+// JobSets and PyTorchJobs (appwrapper pkg/utils/utils.go).
+constexpr std::string_view kAwTasPodIndexLabel = "workload.codeflare.dev.appwrapper/tas-pod-index-label";
+constexpr std::string_view kAwTasSubGroupIndexLabel = "workload.codeflare.dev.appwrapper/tas-sub-group-index-label";
+constexpr std::string_view kAwTasSubGroupCount = "workload.codeflare.dev.appwrapper/tas-sub-group-count";
+
+TasSource declared_tas(const Node& ps) {
+    TasSource t;
+    const Node* anns = present(&ps, "annotations");
+    if (const Node* v = present(anns, kAwTasPodIndexLabel)) t.pod_index_label = text(v);
+    if (const Node* v = present(anns, kAwTasSubGroupIndexLabel)) t.sub_group_index_label = text(v);
+    if (const Node* v = present(anns, kAwTasSubGroupCount))
+        if (auto n = parse_int(text(v))) t.sub_group_count = *n;
+    return t;
+}
 
 // getValueAtPath: a path starts with "template" (the component's object),
 // then ".field" and "[index]" steps. nullptr with `why` set on failure.
@@ -159,6 +178,7 @@ bool infer(const Node& obj, std::vector<AwPodSet>& out, std::string& why) {
         std::int64_t n = int_at(obj, "template.spec.parallelism").value_or(1);
         if (auto c = int_at(obj, "template.spec.completions"); c && *c < n) n = *c;
         out.push_back({"template.spec.template", n});
+        out.back().tas.pod_index_label = std::string(kJobCompletionIndexLabel);
     } else if (api == "jobset.x-k8s.io/v1alpha2" && kind == "JobSet") {
         const Node* jobs = value_at(obj, "template.spec.replicatedJobs", ignored);
         if (jobs && jobs->is_seq())
@@ -167,7 +187,11 @@ bool infer(const Node& obj, std::vector<AwPodSet>& out, std::string& why) {
                 if (!value_at(obj, jp + "template", ignored)) continue;
                 std::int64_t pods = int_at(obj, jp + "template.spec.parallelism").value_or(1);
                 if (auto c = int_at(obj, jp + "template.spec.completions"); c && *c < pods) pods = *c;
-                out.push_back({jp + "template.spec.template", int_at(obj, jp + "replicas").value_or(1) * pods});
+                const std::int64_t replicas = int_at(obj, jp + "replicas").value_or(1);
+                out.push_back({jp + "template.spec.template", replicas * pods});
+                out.back().tas.pod_index_label = std::string(kJobCompletionIndexLabel);
+                out.back().tas.sub_group_index_label = std::string(kJobSetJobIndexLabel);
+                out.back().tas.sub_group_count = replicas;
             }
     } else if (api == "kubeflow.org/v1" && kind == "PyTorchJob") {
         for (const char* role : {"Master", "Worker"}) {
@@ -176,6 +200,7 @@ bool infer(const Node& obj, std::vector<AwPodSet>& out, std::string& why) {
             auto r = infer_replicas(obj, p + "replicas", why);
             if (!r) return false;
             out.push_back({p + "template", *r});
+            out.back().tas.pod_index_label = std::string(kKubeflowReplicaIndexLabel);
         }
     } else if (api == "ray.io/v1" && kind == "RayCluster") {
         if (!ray("template.spec.")) return false;
@@ -251,6 +276,7 @@ bool build_appwrapper(const Reporter& rep, Built& out) {
         const Node* tmpl;
         std::int64_t count;
         const Node* at;
+        TasSource tas;
     };
     std::vector<Found> found;
     std::size_t pod_spec_count = 0;  // the webhook's count: max(declared, inferred) per component
@@ -291,7 +317,7 @@ bool build_appwrapper(const Reporter& rep, Built& out) {
                 rep.invalid(path_at, ppath + ".path", "Invalid value: \"" + text(path_at) + "\": path does not refer to a v1.PodSpecTemplate: " + why);
                 return false;
             }
-            declared.push_back({text(path_at), *replicas, &ps});
+            declared.push_back({text(path_at), *replicas, &ps, declared_tas(ps)});
         }
         std::vector<AwPodSet> inferred;
         std::string why;
@@ -331,7 +357,7 @@ bool build_appwrapper(const Reporter& rep, Built& out) {
         }
         for (const auto& ps : declared.empty() ? inferred : declared) {
             std::string ignored;
-            found.push_back({pod_template_at(*obj, ps.path, ignored), ps.replicas, ps.at ? ps.at : obj});
+            found.push_back({pod_template_at(*obj, ps.path, ignored), ps.replicas, ps.at ? ps.at : obj, ps.tas});
         }
     }
     if (pod_spec_count == 0 || pod_spec_count > kMaxPodSets) {
@@ -347,8 +373,10 @@ bool build_appwrapper(const Reporter& rep, Built& out) {
         if (ps_name.empty()) return false;
         PodSet ps{.name = ps_name, .count = found[i].count, .tmpl = kueue_template(*found[i].tmpl), .mark = found[i].at->mark()};
         ps.name_at = found[i].at;
+        ps.tas = found[i].tas;  // no webhook checks the annotations: only Kueue's build can fail
         out.pod_sets.push_back(std::move(ps));
     }
+    out.tas.mode = TasChecks::Mode::None;
     return check_pod_sets(rep, out, comps, "spec.components");
 }
 

@@ -1,6 +1,7 @@
 // batch/v1 Job -> one podSet `main` (kueue-semantics.md 4.1; Kueue
 // pkg/controller/jobs/job/job_controller.go PodSets, podsCount, minPodsCount,
-// and job_webhook.go validatePartialAdmissionCreate).
+// and job_webhook.go validatePartialAdmissionCreate); topology request with
+// the completion index as podIndexLabel (job_webhook.go validateTopologyRequest).
 #include "engines/workloads/jobs.hpp"
 
 namespace queueforge::workloads::detail {
@@ -38,6 +39,9 @@ bool build_batch_job(const Reporter& rep, Built& out) {
 
     PodSet ps{.name = "main", .count = count, .tmpl = clean_template(*tmpl), .mark = tmpl->mark()};
     ps.name_at = tmpl;
+    ps.tas.path = "spec.template.metadata";
+    ps.tas.pod_index_label = std::string(kJobCompletionIndexLabel);
+    out.tas.job_webhook = true;
 
     if (const Node* min = annotation(rep.doc(), kMinParallelismAnnotation)) {
         const std::string path = "metadata.annotations[" + std::string(kMinParallelismAnnotation) + "]";

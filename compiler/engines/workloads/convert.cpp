@@ -69,22 +69,6 @@ bool max_exec(const Reporter& rep, WorkloadHead& head) {
     return true;
 }
 
-// Topology-aware scheduling annotations on a pod template become a podSet
-// topologyRequest in Kueue (jobframework/tas.go); the simulator has no
-// topology, so the request is left out and the job is placed by quota only.
-void note_topology(const Reporter& rep, const Built& b) {
-    for (const auto& ps : b.pod_sets) {
-        const Node* ann = present(present(&ps.tmpl, "metadata"), "annotations");
-        if (!ann || !ann->is_map()) continue;
-        for (const auto& e : ann->entries())
-            if (e.key.starts_with("kueue.x-k8s.io/podset-") && e.key.find("topology") != std::string::npos) {
-                rep.report(Severity::Note, "jobs.topology-ignored", &e.value, "",
-                           "podSet \"" + ps.name + "\": " + e.key + " is not modelled; the Workload carries no topologyRequest");
-                return;
-            }
-    }
-}
-
 std::string job_name(const Reporter& rep, std::size_t index) {
     if (!rep.job().ref.name.empty()) return rep.job().ref.name;
     const Node* meta = present(&rep.doc(), "metadata");
@@ -129,7 +113,9 @@ void convert_one(const Resource& job, std::size_t index, const std::vector<const
     built.cluster = &ctx;
     if (!(group ? build_pod_group(*group, rep, built) : integ->build(rep, built))) return;
 
-    note_topology(rep, built);
+    // The podSets' topology requests, and Kueue's webhook checks of the
+    // annotations they come from (topology_request.cpp).
+    if (!apply_topology_requests(rep, built)) return;
     const Node* wpc_at = label(job.doc, kPriorityLabel);
     if (text(wpc_at).empty() && built.pod_priority_label && !find_wpc(ctx, std::string(kDefaultName)))
         wpc_at = built.pod_priority_label;

@@ -64,6 +64,12 @@ bool build_deployment(const Reporter& rep, Built& out) {
     if (const Node* pod_spec = present(tmpl, "spec")) pod_template.set("spec", *pod_spec);
     PodSet ps{.name = "main", .count = 1, .tmpl = std::move(pod_template), .mark = tmpl->mark()};
     ps.name_at = tmpl;
+    // Each Pod's topology request (constructPodSet) from the annotations the
+    // template gives it, checked by the Pods' webhook (no slice-size bound).
+    ps.tas.meta = present(tmpl, "metadata");
+    ps.tas.path = "spec.template.metadata";
+    ps.tas.pod_index_label = std::string(kPodGroupPodIndexLabel);
+    out.tas.slice_bound = false;
     out.pod_sets.push_back(std::move(ps));
     // The webhook overwrites the template's priority-class label only when
     // the Deployment has one (or gets `default`); otherwise the pods keep

@@ -61,6 +61,29 @@ private:
     Diagnostics& diags_;
 };
 
+// Label keys Kueue's integrations name as a topology request's podIndexLabel
+// and subGroupIndexLabel (pkg/controller/jobs/*, PodSets).
+inline constexpr std::string_view kJobCompletionIndexLabel = "batch.kubernetes.io/job-completion-index";
+inline constexpr std::string_view kJobSetJobIndexLabel = "jobset.sigs.k8s.io/job-index";
+inline constexpr std::string_view kKubeflowReplicaIndexLabel = "training.kubeflow.org/replica-index";
+inline constexpr std::string_view kLwsWorkerIndexLabel = "leaderworkerset.sigs.k8s.io/worker-index";
+inline constexpr std::string_view kPodGroupPodIndexLabel = "kueue.x-k8s.io/pod-group-pod-index";
+inline constexpr std::string_view kStatefulSetPodIndexLabel = "apps.kubernetes.io/pod-index";
+
+// Where a podSet's Topology-Aware Scheduling annotations are read and what
+// the integration adds to its topology request (topology_request.cpp).
+struct TasSource {
+    // The metadata whose annotations carry the request, in the manifest;
+    // nullptr: the podSet template's own (integrations that keep it).
+    const Node* meta = nullptr;
+    // Kueue's field path of that metadata in the webhook's messages
+    // ("spec.template.metadata"); empty when no webhook checks it.
+    std::string path;
+    std::optional<std::string> pod_index_label;
+    std::optional<std::string> sub_group_index_label;
+    std::optional<std::int64_t> sub_group_count;
+};
+
 struct PodSet {
     std::string name;
     const Node* name_at = nullptr;  // where the name comes from, for messages
@@ -68,6 +91,24 @@ struct PodSet {
     std::optional<std::int64_t> min_count;
     Node tmpl;  // PodTemplateSpec, marks kept from the manifest
     Mark mark;  // the podSet's origin (replica spec, worker group, ...)
+    TasSource tas;
+    std::optional<Node> topology_request;  // set by apply_topology_requests
+};
+
+// Which of Kueue's topology checks the integration's webhook runs.
+struct TasChecks {
+    // Webhook: ValidateTASPodSetRequest on every podSet, then (when every
+    // request builds) the slice-size bound and groups. AfterPodSets: the
+    // webhook builds the podSets first and returns the build error alone
+    // (JobSet, MPIJob, SparkApplication, TrainJob). None: no webhook check,
+    // only the build error (AppWrapper).
+    enum class Mode { Webhook, AfterPodSets, None } mode = Mode::Webhook;
+    bool slice_bound = true;     // ValidateSliceSizeAnnotationUpperBound
+    bool groups = false;         // ValidatePodSetGroupingTopology
+    // batch Job (job_webhook.go validateTopologyRequest): required / preferred
+    // refused on elastic jobs, and the first failing step's errors alone.
+    bool job_webhook = false;
+    std::string detail_suffix;   // appended to each message (TrainJob)
 };
 
 // What an integration makes of one job.
@@ -101,6 +142,7 @@ struct Built {
     const Node* pod_priority_label = nullptr;
     // Further annotations of every Workload the object yields, in order.
     std::vector<std::pair<std::string, std::string>> annotations;
+    TasChecks tas;
 };
 
 using BuildFn = bool (*)(const Reporter&, Built&);
@@ -122,6 +164,33 @@ std::string role_hash(const Node& pod_spec);
 // The group a Pod belongs to ("" for a plain Pod): the annotation, then the
 // label (gate WorkloadIdentifierAnnotations, on since 0.18).
 std::string pod_group_name(const Resource& pod);
+
+// Topology-aware scheduling (topology_request.cpp; Kueue jobframework/tas.go
+// and tas_validation.go). A finding about the annotations: where, Kueue's
+// field path ("" for a build error) and message.
+struct TasError {
+    const Node* at = nullptr;
+    std::string path;
+    std::string message;
+};
+struct TasBuild {
+    std::optional<Node> request;  // nullopt: no topologyRequest
+    std::optional<TasError> error;
+};
+// podSetTopologyRequestBuilder.Build: the podSet's topologyRequest node
+// (fields in Kueue's JSON order) from the template `annotations` and the
+// integration's labels in `src`, or Kueue's build error.
+TasBuild build_topology_request(const Node* annotations, const TasSource& src, Mark mark);
+// ValidateTASPodSetRequest for the metadata at `meta_path`.
+std::vector<TasError> validate_topology_annotations(const Node* annotations, const std::string& meta_path);
+// ValidateSliceSizeAnnotationUpperBound against the podSet's count.
+std::vector<TasError> validate_slice_size_bound(const Node* annotations, const std::string& meta_path, std::int64_t count);
+// ValidatePodSetGroupingTopology over podSets whose requests are built.
+std::vector<TasError> validate_podset_groups(const std::vector<const PodSet*>& pod_sets);
+// Builds every podSet's topologyRequest and runs the checks `b.tas` names;
+// reports "jobs.invalid" and returns false when Kueue would refuse the job or
+// fail to build its Workload.
+bool apply_topology_requests(const Reporter& rep, Built& b);
 
 struct Integration {
     std::string_view api_version;

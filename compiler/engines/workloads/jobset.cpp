@@ -11,6 +11,10 @@ bool build_jobset(const Reporter& rep, Built& out) {
         rep.invalid(rjs ? rjs : spec ? spec : &rep.doc(), "spec.replicatedJobs", "Required value: a JobSet needs at least one replicatedJob");
         return false;
     }
+    // jobset_webhook.go validateTopologyRequest: the podSets first, then the
+    // annotations, slice bounds and podSet groups.
+    out.tas.mode = TasChecks::Mode::AfterPodSets;
+    out.tas.groups = true;
     bool ok = true;
     for (std::size_t i = 0; i < rjs->items().size(); ++i) {
         const Node& rj = rjs->items()[i];
@@ -47,6 +51,10 @@ bool build_jobset(const Reporter& rep, Built& out) {
         if (*completions >= 0 && *completions < per_replica) per_replica = *completions;
         PodSet ps{.name = std::move(ps_name), .count = *replicas * per_replica, .tmpl = *tmpl, .mark = rj.mark()};
         ps.name_at = name;
+        ps.tas.path = path + ".template.spec.template.metadata";
+        ps.tas.pod_index_label = std::string(kJobCompletionIndexLabel);
+        ps.tas.sub_group_index_label = std::string(kJobSetJobIndexLabel);
+        ps.tas.sub_group_count = *replicas;
         out.pod_sets.push_back(std::move(ps));
     }
     return ok && check_pod_sets(rep, out, rjs, "spec.replicatedJobs");

@@ -115,6 +115,9 @@ bool build_kubeflow(const Reporter& rep, Built& out) {
         }
         PodSet ps{.name = lower(type), .count = *replicas, .tmpl = *tmpl, .mark = e.value.mark()};
         ps.name_at = &e.value;
+        // Kueue's paths name the canonical replica type.
+        ps.tas.path = base + "[" + std::string(type) + "].template.metadata";
+        ps.tas.pod_index_label = std::string(kKubeflowReplicaIndexLabel);
         out.pod_sets.push_back(std::move(ps));
         // Priority: runPolicy.schedulingPolicy.priorityClass, else the first
         // template (in podSet order) naming a priorityClassName.
@@ -128,6 +131,13 @@ bool build_kubeflow(const Reporter& rep, Built& out) {
     return ok && check_pod_sets(rep, out, specs, base);
 }
 
-bool build_mpijob(const Reporter& rep, Built& out) { return build_kubeflow(rep, out); }
+// mpijob_webhook.go validateTopologyRequest: the podSets first, then the
+// annotations, slice bounds and podSet groups (kubeflowjob_controller.go
+// ValidateOnCreate checks no groups).
+bool build_mpijob(const Reporter& rep, Built& out) {
+    out.tas.mode = TasChecks::Mode::AfterPodSets;
+    out.tas.groups = true;
+    return build_kubeflow(rep, out);
+}
 
 }  // namespace queueforge::workloads::detail

@@ -87,9 +87,13 @@ std::string check_dns1035_label(std::string_view s) {
                 "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 }
 
-PodSet pod_set(std::string name, std::int64_t count, const Node& tmpl) {
+// newPodSet; the topology request is built from the template as given (the
+// LWS keys dropped from the podSet template are not Kueue's annotations).
+PodSet pod_set(std::string name, std::int64_t count, const Node& tmpl, std::string meta_path, bool worker) {
     PodSet ps{.name = std::move(name), .count = count, .tmpl = drop_lws_keys(tmpl), .mark = tmpl.mark()};
     ps.name_at = &tmpl;
+    ps.tas.path = std::move(meta_path);
+    if (worker) ps.tas.pod_index_label = std::string(kLwsWorkerIndexLabel);
     return ps;
 }
 
@@ -143,11 +147,12 @@ bool build_leaderworkerset(const Reporter& rep, Built& out) {
     if (!ok) return false;
 
     if (leader) {
-        out.pod_sets.push_back(pod_set("leader", 1, *leader));
-        out.pod_sets.push_back(pod_set("worker", *size - 1, *worker));
+        out.pod_sets.push_back(pod_set("leader", 1, *leader, base + ".leaderTemplate.metadata", false));
+        out.pod_sets.push_back(pod_set("worker", *size - 1, *worker, base + ".workerTemplate.metadata", true));
     } else {
-        out.pod_sets.push_back(pod_set("main", *size, *worker));
+        out.pod_sets.push_back(pod_set("main", *size, *worker, base + ".workerTemplate.metadata", true));
     }
+    out.tas.groups = true;  // leaderworkerset_webhook.go validateTopologyRequest
     out.components = groups(rep.doc(), *spec, *replicas);
     if (*out.components > kMaxGroups) {
         const Node* at = present(spec, "replicas");

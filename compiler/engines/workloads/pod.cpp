@@ -46,6 +46,12 @@ bool build_pod(const Reporter& rep, Built& out) {
     if (!spec) return false;
     PodSet ps{.name = "main", .count = 1, .tmpl = template_of(*spec), .mark = spec->mark()};
     ps.name_at = spec;
+    // constructPodSet: the Pod's own annotations, checked by the Pod webhook
+    // (pod_webhook.go validateTopologyRequest; no slice-size bound).
+    ps.tas.meta = present(&rep.doc(), "metadata");
+    ps.tas.path = "metadata";
+    ps.tas.pod_index_label = std::string(kPodGroupPodIndexLabel);
+    out.tas.slice_bound = false;
     out.pod_sets.push_back(std::move(ps));
     return true;
 }
@@ -61,6 +67,17 @@ bool build_pod_group(const std::vector<const Resource*>& pods, const Reporter& r
                     "pod group \"" + group + "\" needs a group total count greater than zero, got \"" + text(total_at) + "\"");
         return false;
     }
+    // The Pod webhook checks each member's TAS annotations (pod_webhook.go
+    // validateTopologyRequest), at the member's own position.
+    bool tas_ok = true;
+    for (const Resource* p : pods) {
+        const Reporter pr = rep.about(*p);
+        for (const auto& e : validate_topology_annotations(present(present(&p->doc, "metadata"), "annotations"), "metadata")) {
+            pr.invalid(e.at ? e.at : &p->doc, e.path, e.message);
+            tas_ok = false;
+        }
+    }
+    if (!tas_ok) return false;
     // Every member must agree on the queue and the total count.
     const std::string queue = text(label(first.doc, kQueueLabel));
     std::vector<const Resource*> active;
@@ -116,8 +133,13 @@ bool build_pod_group(const std::vector<const Resource*>& pods, const Reporter& r
         by_role.emplace(name, out.pod_sets.size());
         PodSet ps{.name = name, .count = fast ? *total : 1, .tmpl = template_of(*spec), .mark = p->doc.mark()};
         ps.name_at = spec;
+        // Each role's request comes from the Pod that stands for it (checked
+        // above with every member, so no path here).
+        ps.tas.meta = present(&p->doc, "metadata");
+        ps.tas.pod_index_label = std::string(kPodGroupPodIndexLabel);
         out.pod_sets.push_back(std::move(ps));
     }
+    out.tas.slice_bound = false;
     std::sort(out.pod_sets.begin(), out.pod_sets.end(), [](const PodSet& a, const PodSet& b) { return a.name < b.name; });
     out.workload_name = group;
     out.group = true;

@@ -89,6 +89,10 @@ bool ray_cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::s
     }
     PodSet hp{.name = std::string(kHeadPodSet), .count = 1, .tmpl = *head_tmpl, .mark = head->mark()};
     hp.name_at = head;
+    // raycluster/common.go ValidateTopologyRequest: the head's and each
+    // worker group's annotations, slice bounds and podSet groups.
+    hp.tas.path = path + ".headGroupSpec.template.metadata";
+    out.tas.groups = true;
     if (ft_enabled(rep.doc(), cluster)) {
         Node& ray = containers_of(hp.tmpl).items().front();
         if (ray.is_map()) raise_for_redis_cleanup(ray, ray.mark());
@@ -151,6 +155,7 @@ bool ray_cluster_pod_sets(const Reporter& rep, const Node& cluster, const std::s
                            ") but KubeRay starts minReplicas (" + std::to_string(*min_replicas) + ") workers");
         PodSet ps{.name = std::move(ps_name), .count = *replicas * (*hosts > 1 ? *hosts : 1), .tmpl = *tmpl, .mark = g.mark()};
         ps.name_at = name;
+        ps.tas.path = gp + ".template.metadata";
         out.pod_sets.push_back(std::move(ps));
     }
     return ok;
@@ -218,6 +223,8 @@ bool build_rayjob(const Reporter& rep, Built& out) {
             sub.tmpl.set("spec", std::move(pod_spec));
         }
         sub.name_at = mode_at ? mode_at : spec;
+        // The submitter's request is built (rayjob_controller.go PodSets) but
+        // no webhook checks its annotations: no path.
         out.pod_sets.push_back(std::move(sub));
     } else if (mode == "SidecarMode") {
         containers_of(out.pod_sets.front().tmpl).push(container(kSubmitterContainer, nullptr, submitter_resources(m), m));

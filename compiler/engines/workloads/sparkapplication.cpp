@@ -137,6 +137,10 @@ bool build_role(const Reporter& rep, const Node* spec, const Role& r, std::int64
     tmpl.set("spec", std::move(pod_spec));
     PodSet ps{.name = r.name, .count = count, .tmpl = std::move(tmpl), .mark = m};
     ps.name_at = role ? role : spec;
+    // sparkapplication_webhook.go validateTopologyRequest: the podSet
+    // template's annotations, reported under spec.driver / spec.executor.
+    ps.tas.path = "spec." + std::string(r.name);
+    out.tas.mode = TasChecks::Mode::AfterPodSets;
     out.pod_sets.push_back(std::move(ps));
     return true;
 }

@@ -9,8 +9,9 @@
 // (reconcileWorkload: created only when replicas > 0; constructWorkload;
 // handle), statefulset_controller.go (managedByAnotherFramework),
 // statefulset_webhook.go (ValidateCreate: queue name and elastic annotation
-// only, GetWorkloadName). The topology request Kueue builds from the template
-// annotations is not modelled (a note says so), as for the other kinds.
+// only, GetWorkloadName); the topology request from the template annotations
+// with apps.kubernetes.io/pod-index as podIndexLabel, checked as the Pods'
+// webhook does (pod_webhook.go validateTopologyRequest).
 #include "engines/workloads/jobs.hpp"
 
 namespace queueforge::workloads::detail {
@@ -25,21 +26,20 @@ bool build_statefulset(const Reporter& rep, Built& out) {
     auto replicas = read_int(rep, spec, "replicas", "spec.replicas", 1);  // the API server defaults it to 1
     if (!tmpl || !replicas) return false;
 
-    const Node* annotations = present(present(tmpl, "metadata"), "annotations");
     // Another framework's (an LWS's, an AppWrapper's component): its Workloads are that object's.
     if (suspended_by_other_parent(rep, tmpl, "statefulset", "StatefulSet")) return false;
-    if (annotations && annotations->is_map())
-        for (const auto& e : annotations->entries())
-            if (e.key.starts_with("kueue.x-k8s.io/podset-") && e.key.find("topology") != std::string::npos) {
-                rep.report(Severity::Note, "jobs.topology-ignored", &e.value, "spec.template.metadata.annotations[" + e.key + "]",
-                           "podSet \"main\": " + e.key + " is not modelled; the Workload carries no topologyRequest");
-                break;
-            }
 
     Node pod_template = Node::mapping(tmpl->mark());
     if (const Node* pod_spec = present(tmpl, "spec")) pod_template.set("spec", *pod_spec);
     PodSet ps{.name = "main", .count = *replicas, .tmpl = std::move(pod_template), .mark = tmpl->mark()};
     ps.name_at = tmpl;
+    // The topology request comes from the template's annotations (which the
+    // podSet template leaves out), with the pod index label; the Pods'
+    // webhook checks them (no slice-size bound).
+    ps.tas.meta = present(tmpl, "metadata");
+    ps.tas.path = "spec.template.metadata";
+    ps.tas.pod_index_label = std::string(kStatefulSetPodIndexLabel);
+    out.tas.slice_bound = false;
     out.pod_sets.push_back(std::move(ps));
     if (*replicas == 0) out.components = 0;  // reconcileWorkload creates none
     out.annotations = {{std::string(kIsGroupWorkload), "true"}, {"kueue.x-k8s.io/job-owner-gvk", "apps/v1, Kind=StatefulSet"}};

@@ -264,8 +264,18 @@ bool build_trainjob(const Reporter& rep, Built& out) {
         if (ps_name.empty()) return false;
         PodSet ps{.name = ps_name, .count = s.replicas * s.count, .tmpl = std::move(s.tmpl), .mark = ref_name->mark()};
         ps.name_at = ref_name;
+        // The JobSet's podSets (jobset_controller.go PodSets): the JobSet
+        // index labels; trainjob_webhook.go validateTopologyRequest names
+        // each podSet "job[<name>]".
+        ps.tas.path = "job[" + ps_name + "]";
+        ps.tas.pod_index_label = std::string(kJobCompletionIndexLabel);
+        ps.tas.sub_group_index_label = std::string(kJobSetJobIndexLabel);
+        ps.tas.sub_group_count = s.replicas;
         out.pod_sets.push_back(std::move(ps));
     }
+    out.tas.mode = TasChecks::Mode::AfterPodSets;
+    out.tas.detail_suffix =
+        ". Adjust either the \"TrainJob.spec.runtimePatches\" or the \"TrainingRuntime.Template\" annotations for the corresponding Job";
     return check_pod_sets(rep, out, ref_name, "spec.runtimeRef");
 }
 

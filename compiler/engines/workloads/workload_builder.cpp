@@ -137,6 +137,7 @@ Resource make_workload(const Resource& job, const WorkloadHead& head, Built b) {
         n.set("count", Node::integer(ps.count, ps.mark));
         if (ps.min_count) n.set("minCount", Node::integer(*ps.min_count, ps.mark));
         n.set("template", std::move(ps.tmpl));
+        if (ps.topology_request) n.set("topologyRequest", std::move(*ps.topology_request));
         pod_sets.push(std::move(n));
     }
     spec.set("podSets", std::move(pod_sets));

@@ -68,8 +68,10 @@ std::optional<std::string> unsupported_job_reason(const Resource& r);
 // owner reference; kueue.x-k8s.io/elastic-job and provreq.kueue.x-k8s.io/*
 // annotations carry over as in Kueue. spec: queueName, priority (always, 0
 // without a class), priorityClassRef when a class was used, podSets (templates
-// copied with their positions), maximumExecutionTimeSeconds. Topology
-// requests (TAS annotations) are not modelled: a note says so.
+// copied with their positions, then each podSet's topologyRequest as Kueue's
+// job framework builds it from the template's TAS annotations and the
+// integration's index labels), maximumExecutionTimeSeconds. TAS annotations
+// Kueue's webhooks refuse are "jobs.invalid" errors with Kueue's messages.
 // Other findings: "jobs.priority-class-not-found" (warning, no Workload, as
 // in Kueue), "jobs.unsupported", "jobs.not-managed" (RayJob on an existing
 // cluster), "jobs.pod-group-incomplete", "jobs.ray-replicas".

@@ -10,6 +10,8 @@
 // restated here on purpose.
 #include "workloads_util.hpp"
 
+#include <queueforge/base/node_json.hpp>
+
 #include <queueforge/engines/scheduler.hpp>
 
 #include <catch2/catch.hpp>
@@ -141,10 +143,9 @@ TEST_CASE("leaderworkerset: custom annotations propagate to podSets, LWS-owned k
     }
 }
 
-TEST_CASE("leaderworkerset: topology annotations stay on the templates, without a topology request", "[leaderworkerset]") {
-    // The rows "with required topology annotation" and "without topology
-    // request if TAS is disabled": the simulator has no topology, so the
-    // second is what it produces, and a note says so.
+TEST_CASE("leaderworkerset: topology annotations stay on the templates and become topology requests", "[leaderworkerset][tas]") {
+    // The row "with required topology annotation" (TAS on, Kueue's default):
+    // the leader has no pod index label, the workers the worker index.
     Run r(lws(R"(spec:
   leaderWorkerTemplate:
     size: 3
@@ -160,10 +161,11 @@ TEST_CASE("leaderworkerset: topology annotations stay on the templates, without 
     for (const char* i : {"0", "1"}) {
         CHECK(str(r.out[0].doc, {"spec", "podSets", i, "template", "metadata", "annotations", "kueue.x-k8s.io/podset-required-topology"}) ==
               "cloud.com/block");
-        CHECK(at(r.out[0].doc, {"spec", "podSets", i, "topologyRequest"}) == nullptr);
     }
-    CHECK(r.count("jobs.topology-ignored") == 1);
-    CHECK_FALSE(r.d.has_errors());
+    CHECK(to_json(*at(r.out[0].doc, {"spec", "podSets", "0", "topologyRequest"})).dump() == R"({"required":"cloud.com/block"})");
+    CHECK(to_json(*at(r.out[0].doc, {"spec", "podSets", "1", "topologyRequest"})).dump() ==
+          R"({"required":"cloud.com/block","podIndexLabel":"leaderworkerset.sigs.k8s.io/worker-index"})");
+    CHECK(r.d.empty());
 }
 
 TEST_CASE("leaderworkerset: should create prebuilt workload with workload priority", "[leaderworkerset]") {

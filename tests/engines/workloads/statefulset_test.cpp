@@ -9,6 +9,8 @@
 // leaves out (workloads.hpp); expected values are restated here on purpose.
 #include "workloads_util.hpp"
 
+#include <queueforge/base/node_json.hpp>
+
 #include <queueforge/engines/scheduler.hpp>
 
 #include <catch2/catch.hpp>
@@ -88,14 +90,26 @@ TEST_CASE("statefulset: should report a missing workload priority class and crea
     CHECK(r.first("jobs.priority-class-not-found")->message.find("\"missing-wpc\" not found") != std::string::npos);
 }
 
-TEST_CASE("statefulset: a TAS annotation is noted, not turned into a topology request", "[statefulset]") {
+TEST_CASE("statefulset: a TAS annotation becomes the podSet's topology request", "[statefulset][tas]") {
     // Row "should create workload with TAS topology request when TAS enabled":
-    // the simulator has no topology.
+    // the template's annotation (the podSet template keeps only the spec)
+    // with apps.kubernetes.io/pod-index as the pod index label.
     Run r(sts("", "      annotations: {kueue.x-k8s.io/podset-required-topology: cloud.com/block}\n"));
     REQUIRE(r.out.size() == 1);
-    CHECK(at(r.out[0].doc, {"spec", "podSets", "0", "topologyRequest"}) == nullptr);
-    REQUIRE(r.count("jobs.topology-ignored") == 1);
-    CHECK(r.first("jobs.topology-ignored")->mark.line == 13);
+    const Node* t = at(r.out[0].doc, {"spec", "podSets", "0", "topologyRequest"});
+    REQUIRE(t);
+    CHECK(to_json(*t).dump() == R"({"required":"cloud.com/block","podIndexLabel":"apps.kubernetes.io/pod-index"})");
+    CHECK(t->find("required")->mark().line == 13);  // the annotation's position
+    CHECK(r.d.empty());
+    // A slice size on a StatefulSet is checked by the Pods' webhook, without
+    // the bound against the replicas.
+    Run bad(sts("", "      annotations: {kueue.x-k8s.io/podset-slice-size: \"2\"}\n"));
+    CHECK(bad.out.empty());
+    REQUIRE(bad.count("jobs.invalid") == 1);
+    CHECK(bad.first("jobs.invalid")->message.find("spec.template.metadata.annotations[kueue.x-k8s.io/podset-slice-size]: Forbidden: "
+                                                  "may not be set when 'kueue.x-k8s.io/podset-slice-required-topology' is not specified") !=
+          std::string::npos);
+    CHECK(bad.first("jobs.invalid")->mark.line == 13);
 }
 
 TEST_CASE("statefulset: managed by another framework (TestHandle): no Workload of its own", "[statefulset]") {

@@ -3,6 +3,8 @@
 // (cited in the sources); expected values are restated here on purpose.
 #include "workloads_util.hpp"
 
+#include <queueforge/base/node_json.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -29,7 +31,6 @@ TEST_CASE("jobs: every Kueue sample job converts without errors") {
     const std::set<std::string> skipped = {"CronJob"};
     std::map<std::string, std::size_t> converted;  // kind -> Workloads
     std::set<std::string> skipped_seen;
-    std::size_t topology_notes = 0;
     std::vector<Resource> all;
     for (const auto& dir : {*shared / "upstream/kueue-examples/jobs", *shared / "upstream/kueue-examples/pods-kueue"}) {
         std::vector<fs::path> files;
@@ -40,11 +41,6 @@ TEST_CASE("jobs: every Kueue sample job converts without errors") {
             INFO(f.filename().string() << "\n" << qf_test::messages(r.d));
             CHECK_FALSE(r.d.has_errors());
             for (const auto& x : r.d.all()) {
-                if (x.rule == "jobs.topology-ignored") {  // the TAS samples
-                    CHECK(x.severity == Severity::Note);
-                    ++topology_notes;
-                    continue;
-                }
                 CHECK(x.rule == "jobs.unsupported");
                 skipped_seen.insert(x.object.kind);
                 CHECK(skipped.count(x.object.kind) == 1);
@@ -60,7 +56,6 @@ TEST_CASE("jobs: every Kueue sample job converts without errors") {
         }
     }
     CHECK(skipped_seen == skipped);
-    CHECK(topology_notes == 3);
     for (const std::string kind : {"Job", "JobSet", "PyTorchJob", "TFJob", "XGBoostJob", "PaddleJob", "JAXJob", "MPIJob",
                                    "RayCluster", "RayJob", "RayService", "SparkApplication", "Pod", "Pod group"}) {
         INFO(kind);
@@ -82,6 +77,20 @@ TEST_CASE("jobs: every Kueue sample job converts without errors") {
     CHECK(shape["sparkapplication-spark-pi"] == "driver:1 executor:2");
     CHECK(shape["sample-group"].size() == 10);  // one role: "<hash>:2"
     CHECK(shape["sample-group"].ends_with(":2"));
+    // The TAS samples' topology requests (jobframework/tas.go with the JobSet
+    // integration's index labels).
+    std::map<std::string, std::string> tas;
+    for (const auto& w : all)
+        if (const Node* t = at(w.doc, {"spec", "podSets", "0", "topologyRequest"})) tas[w.ref.name] = to_json(*t).dump();
+    const std::string jobset_labels =
+        R"("podIndexLabel":"batch.kubernetes.io/job-completion-index","subGroupIndexLabel":"jobset.sigs.k8s.io/job-index","subGroupCount":1)";
+    CHECK(tas["jobset-jobset-tas-required"] == R"({"required":"cloud.provider.com/topology-rack",)" + jobset_labels + "}");
+    CHECK(tas["jobset-jobset-tas-combined"] == R"({"required":"cloud.provider.com/topology-block",)" + jobset_labels +
+                                                   R"(,"podSetSliceRequiredTopology":"cloud.provider.com/topology-rack","podSetSliceSize":4})");
+    CHECK(tas["jobset-jobset-tas-sliced"] == "{" + jobset_labels +
+                                                 R"(,"podSetSliceRequiredTopology":"cloud.provider.com/topology-rack","podSetSliceSize":4})");
+    // Every batch Job names its completion index, annotated or not.
+    CHECK(tas["job-sample-job-1"] == R"({"podIndexLabel":"batch.kubernetes.io/job-completion-index"})");
 
     std::string what;
     CHECK(schema_errors(all, &what) == 0);
