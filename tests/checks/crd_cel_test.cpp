@@ -779,6 +779,7 @@ TEST_CASE("crd cel: no false positives on queueforge's own examples, rendered", 
         {"multi-team", {up / "kueue/v0.10.6", up / "opendatahub/rhods-operator_rhoai-2.25"}},
         {"rhoai-3", {up / "kueue/v0.19.2", up / "opendatahub/odh-bundle_3.5.0"}},
         {"seed-minimal", {up / "kueue/v0.6.2", up / "opendatahub/rhods-operator_rhoai-2.10"}},
+        {"tas", {up / "kueue/v0.19.2"}},
     };
     qf_test::TempDir tmp;
     std::size_t evaluated = 0;

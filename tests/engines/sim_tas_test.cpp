@@ -4,9 +4,16 @@
 // updateAssignmentForTAS, workloadFits, TASFlavorSnapshot.Fits), and the
 // placement is part of the outcome.
 #include "sim_util.hpp"
+#include "test_util.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
+#include <queueforge/base/yaml_load.hpp>
+
+#include <filesystem>
+#include <map>
+#include <set>
 #include <string>
 
 using namespace queueforge;
@@ -228,4 +235,106 @@ TEST_CASE("TAS: a v1beta2 sliced topologyAssignment is read as the pods per node
     Run r = qf_sim::run(kTopology + nodes() + kTasOnly + run2 + job("two", 2, "required: cloud.com/rack"));
     REQUIRE(r.wl("two").admitted);
     CHECK(hosts(r.wl("two")) == "x3: 1, x4: 1");
+}
+
+namespace {
+
+// The kind cluster of Kueue's TAS samples (kind-cluster.yaml) as Node
+// objects: each worker with its labels, its hostname and, since kind nodes
+// report their host's capacity, an assumed 8 cpu, 16Gi and 110 pods.
+std::string kind_nodes(const std::filesystem::path& kind_cluster, std::map<std::string, std::string>& rack_of) {
+    Diagnostics d;
+    LoadedResources lr;
+    auto docs = load_yaml(kind_cluster.string(), qf_test::read_text(kind_cluster), d);
+    REQUIRE(docs.size() == 1);
+    std::string out;
+    int i = 0;
+    for (const auto& n : docs[0].root.find("nodes")->items()) {
+        if (n.find("role")->text() != "worker") continue;
+        const std::string name = "kind-worker" + (i++ ? std::to_string(i) : std::string());
+        std::string labels = "kubernetes.io/hostname: " + name;
+        for (const auto& e : n.find("labels")->entries()) labels += ", " + e.key + ": " + e.value.text();
+        rack_of[name] = n.find("labels")->find("cloud.provider.com/topology-block")->text() + "/" +
+                        n.find("labels")->find("cloud.provider.com/topology-rack")->text();
+        out += "---\napiVersion: v1\nkind: Node\nmetadata: {name: " + name + ", labels: {" + labels +
+               "}}\nstatus: {allocatable: {cpu: '8', memory: 16Gi, pods: '110'}}\n";
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("TAS: Kueue's TAS samples simulate as Kueue places them", "[sim][tas][shared]") {
+    auto shared = qf_test::shared_dir();
+    if (!shared) {
+        WARN("skipped: ../shared (Kueue's TAS samples) is not beside this checkout");
+        return;
+    }
+    const auto dir = *shared / "upstream" / "kueue-examples" / "tas";
+    std::map<std::string, std::string> rack_of;
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "nodes.yaml", kind_nodes(dir / "kind-cluster.yaml", rack_of));
+    REQUIRE(rack_of.size() == 8);
+    const std::string base = qf_test::shell_quote((dir / "sample-queues.yaml").string()) + " " +
+                             qf_test::shell_quote((tmp.path / "nodes.yaml").string()) + " ";
+
+    // The rack-required job: 10 pods of 1 cpu, all in one rack (2 nodes of 8 cpu).
+    auto r = qf_test::run_cli("simulate " + base + qf_test::shell_quote((dir / "sample-job-required.yaml").string()) + " -o json");
+    INFO(r.err);
+    REQUIRE(r.exit == 0);
+    auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j["workloads"].size() == 1);
+    const auto& psa = j["workloads"][0]["admission"]["podSetAssignments"][0];
+    REQUIRE(psa.contains("topologyAssignment"));
+    std::set<std::string> racks;
+    int pods = 0;
+    for (const auto& d : psa["topologyAssignment"]["domains"]) {
+        racks.insert(rack_of.at(d["values"].back().get<std::string>()));
+        pods += d["count"].get<int>();
+    }
+    CHECK(racks.size() == 1);
+    CHECK(pods == 10);
+
+    // All three together (40 + 10 + 6 pods on 64 cpu): the block-preferred
+    // job (40 pods, 32 cpu per block) spreads over both blocks, the
+    // rack-required one still shares one rack.
+    r = qf_test::run_cli("simulate " + base + qf_test::shell_quote((dir / "sample-job-preferred.yaml").string()) + " " +
+                         qf_test::shell_quote((dir / "sample-job-required.yaml").string()) + " " +
+                         qf_test::shell_quote((dir / "sample-job-unconstrained.yaml").string()) + " -o json");
+    INFO(r.out);
+    j = nlohmann::json::parse(r.out);
+    REQUIRE(j["workloads"].size() == 3);
+    for (const auto& w : j["workloads"]) {
+        REQUIRE(w["status"] == "Admitted");
+        std::set<std::string> blocks, racks_of_w;
+        for (const auto& d : w["admission"]["podSetAssignments"][0]["topologyAssignment"]["domains"]) {
+            const std::string rack = rack_of.at(d["values"].back().get<std::string>());
+            racks_of_w.insert(rack);
+            blocks.insert(rack.substr(0, rack.find('/')));
+        }
+        const std::string name = w["name"];
+        if (name.find("required") != std::string::npos) CHECK(racks_of_w.size() == 1);
+        if (name.find("preferred") != std::string::npos) CHECK(blocks.size() == 2);
+    }
+}
+
+TEST_CASE("TAS: examples/tas places its samples as its expectations say", "[sim][tas][examples]") {
+    auto r = qf_test::run_cli("simulate " + qf_test::shell_quote((qf_test::source_dir() / "examples" / "tas").string()) +
+                              " -o json");
+    INFO(r.err);
+    REQUIRE(r.exit == 0);
+    auto j = nlohmann::json::parse(r.out);
+    std::map<std::string, nlohmann::json> by_name;
+    for (const auto& w : j["workloads"]) by_name[w["name"].get<std::string>()] = w;
+    REQUIRE(by_name.count("rack-64"));
+    // Rack-required: the 8 nodes of one rack (hostnames pool-blockB-rackR-nN).
+    std::set<std::string> racks;
+    for (const auto& d : by_name["rack-64"]["admission"]["podSetAssignments"][0]["topologyAssignment"]["domains"]) {
+        const std::string host = d["values"].back();
+        racks.insert(host.substr(0, host.rfind("-n")));
+    }
+    CHECK(racks.size() == 1);
+    CHECK(by_name["rack-72"]["status"] == "Pending");
+    CHECK(by_name["rack-72"]["message"].get<std::string>().find("allows to fit only 8 out of 9 pod(s)") != std::string::npos);
+    CHECK(by_name["prefer-rack-72"]["status"] == "Admitted");
 }

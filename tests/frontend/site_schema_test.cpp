@@ -59,7 +59,7 @@ TEST_CASE("site schema: is embedded, and knows every field the examples and star
     json schema = json::parse(*text);
     CHECK(schema["$schema"] == "http://json-schema.org/draft-07/schema#");
     std::vector<std::pair<std::string, std::string>> sites;
-    for (const char* ex : {"seed-minimal", "multi-team", "rhoai-3", "gitops-repo/base", "gitops-repo/clusters/prod",
+    for (const char* ex : {"seed-minimal", "multi-team", "rhoai-3", "tas", "gitops-repo/base", "gitops-repo/clusters/prod",
                            "gitops-repo/clusters/staging", "gitops-repo/clusters/dev"})
         sites.emplace_back(ex, qf_test::read_text(qf_test::source_dir() / "examples" / ex / "queueforge-site.yaml"));
     for (const auto& p : template_paths("sites/")) sites.emplace_back(p, std::string(*find_template(p)));

@@ -47,6 +47,9 @@ std::optional<PodSet> inline_pod_set(const Reporter& rep, const site::PodSet& p,
               .mark = p.mark};
     if (ps.name.empty()) return std::nullopt;
     if (p.min_count) ps.min_count = p.min_count->value;
+    // The topology annotations below are checked as Kueue's webhooks check a
+    // job's (topology_request.cpp), at the sample's own positions.
+    ps.tas.path = path + ".template.metadata";
     Node requests = Node::mapping(p.mark);
     for (const auto& a : p.requests) {
         Node at = Node::string(a.written, a.mark);
@@ -129,6 +132,8 @@ std::optional<Resource> inline_sample(const site::Site& s, const site::Workload&
         built.pod_sets.push_back(std::move(*ps));
     }
     if (!check_pod_sets(rep, built, &entry.doc, "podSets")) return std::nullopt;
+    built.tas.groups = true;
+    if (!apply_topology_requests(rep, built)) return std::nullopt;
     const Node wpc_at = Node::string(w.priority_class.value, w.priority_class.mark.known() ? w.priority_class.mark : w.mark);
     auto priority = resolve_priority(ctx, rep, w.priority_class.value, &wpc_at, built);
     if (!priority) return std::nullopt;
