@@ -338,3 +338,54 @@ TEST_CASE("TAS: examples/tas places its samples as its expectations say", "[sim]
     CHECK(by_name["rack-72"]["message"].get<std::string>().find("allows to fit only 8 out of 9 pod(s)") != std::string::npos);
     CHECK(by_name["prefer-rack-72"]["status"] == "Admitted");
 }
+
+TEST_CASE("TAS: nodes from a kubectl get nodes List, and a node without a level label is reported", "[sim][tas]") {
+    // `kubectl get nodes -o yaml` is one List; x4 lost its rack label.
+    std::string list = "---\napiVersion: v1\nkind: List\nitems:\n";
+    const char* racks[] = {"r1", "r1", "r2", ""};
+    for (int i = 0; i < 4; ++i) {
+        std::string labels = "{pool: tas, cloud.com/block: b1, kubernetes.io/hostname: x" + std::to_string(i + 1);
+        if (*racks[i]) labels += std::string(", cloud.com/rack: ") + racks[i];
+        list += "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: x" + std::to_string(i + 1) + "\n    labels: " + labels +
+                "}\n  status:\n    allocatable: {cpu: '1', pods: '10'}\n    conditions: [{type: Ready, status: 'True'}]\n";
+    }
+    Run r = qf_sim::run(kTopology + list + kTasOnly + job("two", 2, "required: cloud.com/rack") +
+                        job("three", 3, "", 0, "2025-06-01T10:00:01Z"));
+    REQUIRE(r.wl("two").admitted);
+    CHECK(hosts(r.wl("two")) == "x1: 1, x2: 1");
+    // Three pods, implied placement: x3 is the only node left with room.
+    CHECK_FALSE(r.wl("three").admitted);
+    bool reported = false;
+    for (const auto& d : r.diags.all())
+        if (d.message.find("x4") != std::string::npos && d.message.find("no cloud.com/rack label") != std::string::npos) {
+            reported = true;
+            CHECK(d.mark.line > 0);
+        }
+    CHECK(reported);
+}
+
+TEST_CASE("TAS: more nodes than the topology limit is a clear error", "[sim][tas]") {
+    std::vector<Resource> objects;
+    {
+        LoadedResources lr;
+        Diagnostics d;
+        load_resources_from_text("sim.yaml", kTopology + kTasOnly, lr, d);
+        objects = std::move(lr.resources);
+    }
+    for (std::size_t i = 0; i <= topology::kMaxNodes; ++i) {
+        Resource n;
+        n.file = "nodes.yaml";
+        n.ref = {"v1", "Node", "", "n" + std::to_string(i)};
+        n.doc = Node::mapping();
+        Node meta = Node::mapping();
+        meta.set("name", Node::string(n.ref.name));
+        n.doc.set("metadata", std::move(meta));
+        objects.push_back(std::move(n));
+    }
+    Diagnostics diags;
+    auto result = scheduler::simulate(objects, {}, diags);
+    bool limit = false;
+    for (const auto& d : diags.all())
+        limit = limit || (d.severity == Severity::Error && d.message.find("more than the limit of 100000") != std::string::npos);
+    CHECK(limit);
+}

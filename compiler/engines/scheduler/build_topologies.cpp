@@ -89,6 +89,26 @@ void build_topologies(const Inputs& in, Model& m, Diagnostics& diags) {
         spec.flavor_node_labels = rf.node_labels;
         for (const auto& t : rf.tolerations) spec.flavor_tolerations.push_back(toleration_of(t));
         spec.nodes = nodes;
+        // A node with the flavor's labels but without a level label is left
+        // out by Kueue without a word (pkg/util/tas/node.go): say so here.
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            const auto& n = nodes[i];
+            bool flavor_node = true;
+            for (const auto& [k, v] : spec.flavor_node_labels) {
+                auto l = n.labels.find(k);
+                if (l == n.labels.end() || l->second != v) flavor_node = false;
+            }
+            if (!flavor_node) continue;
+            for (const auto& level : spec.levels)
+                if (!n.labels.count(level)) {
+                    Reader nr{*in.nodes[i], diags};
+                    nr.warning(nr.map_at(nr.map_at(&nr.r.doc, "metadata"), "labels"),
+                               "has the labels of TAS flavor " + rf.name + " but no " + level + " label; Kueue leaves it "
+                               "out of Topology \"" + spec.name + "\", so no pod is placed on it",
+                               "sim.invalid");
+                    break;
+                }
+        }
         std::string error;
         auto topo = topology::Topology::build(spec, &error);
         if (!topo) {
