@@ -84,6 +84,18 @@ TEST_CASE("report: the multi-team document has every part", "[report]") {
     check_self_contained(html);
 }
 
+TEST_CASE("report: a TAS flavor's occupancy, a row per rack and a cell per node", "[report][tas]") {
+    auto in = collect_ok({.site = (source_dir() / "examples/tas").string()});
+    std::string html = html_report::render(in);
+    CHECK(html.find("<h3>Topology placement on h100</h3>") != std::string::npos);
+    CHECK(count(html, "<td class=\"node") == 128);  // 4 blocks x 4 racks x 8 nodes
+    CHECK(count(html, "<tr><th>h100-block") == 16);   // one row per rack
+    // rack-64 (8 pods), block-256 (32), prefer-rack-72 (9) and sliced-16 (16) run on 65 nodes.
+    CHECK(count(html, "<td class=\"node used\"") == 65);
+    CHECK(html.find("65 of 128 nodes run pods of admitted workloads") != std::string::npos);
+    check_self_contained(html);
+}
+
 TEST_CASE("report: timeline mode charts usage over time and time to admission", "[report]") {
     auto in = collect_ok({.site = multi_team_site(), .scenario = multi_team_day()});
     REQUIRE(in.timeline);

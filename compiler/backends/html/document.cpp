@@ -54,6 +54,8 @@ td.reason{font-size:12px;color:#3a424a;max-width:520px}
 .status{display:inline-block;padding:0 8px;border-radius:9px;font-size:12px;font-weight:600}
 .status.ok{background:#e3f4e8;color:var(--ok)}
 .status.bad{background:#fbe5e3;color:var(--warn)}
+.tas{border-collapse:collapse;margin:6px 0 14px}.tas th{text-align:left;font-weight:500;padding:1px 8px 1px 0;font-size:12px}
+.tas td.node{width:14px;height:14px;border:1px solid #fff;background:#e8eaed;padding:0}.tas td.node.used{background:hsl(var(--h),55%,55%)}
 .tree,.tree ul{list-style:none;margin:0;padding-left:18px}
 .tree{padding-left:2px}
 .tree li{position:relative;padding:3px 0 3px 14px}

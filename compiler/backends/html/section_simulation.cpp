@@ -17,6 +17,51 @@ std::string flavors_of(const scheduler::WorkloadOutcome& w) {
     return s.empty() ? "-" : s;
 }
 
+// A stable hue per workload, so that one workload has one colour in every
+// rack it spans.
+int hue_of(const std::string& key) {
+    unsigned h = 2166136261u;
+    for (unsigned char c : key) h = (h ^ c) * 16777619u;
+    return static_cast<int>(h % 360);
+}
+
+// Domain occupancy of each TAS flavor: one row per domain of the level above
+// the nodes (a rack), one cell per node, coloured by the workload whose pods
+// it runs (all of them in the cell's title).
+std::string occupancy(const std::vector<scheduler::TopologyOccupancy>& topologies) {
+    std::string s;
+    for (const auto& t : topologies) {
+        std::size_t used = 0;
+        for (const auto& l : t.leaves) used += !l.pods.empty();
+        s += "<h3>Topology placement on " + esc(t.flavor) + "</h3><p class=\"note\">Topology " + esc(t.topology) + ": " +
+             esc(std::to_string(used)) + " of " + esc(std::to_string(t.leaves.size())) +
+             " nodes run pods of admitted workloads. One row per " +
+             esc(t.levels.size() > 1 ? t.levels[t.levels.size() - 2] : t.levels.back()) + ", one cell per " +
+             esc(t.levels.back()) + ".</p><table class=\"tas\"><tbody>";
+        std::string row_key;
+        bool open = false;
+        for (const auto& l : t.leaves) {
+            std::string key;
+            for (std::size_t i = 0; i + 1 < l.values.size(); ++i) key += (i ? "/" : "") + l.values[i];
+            if (!open || key != row_key) {
+                if (open) s += "</tr>";
+                s += "<tr><th>" + esc(key.empty() ? "-" : key) + "</th>";
+                row_key = key;
+                open = true;
+            }
+            std::string title = l.values.empty() ? std::string() : l.values.back();
+            for (const auto& [w, n] : l.pods) title += "\n" + w + ": " + std::to_string(n) + " pod" + (n == 1 ? "" : "s");
+            if (l.pods.empty()) s += "<td class=\"node\" title=\"" + esc(title) + "\"></td>";
+            else
+                s += "<td class=\"node used\" style=\"--h:" + std::to_string(hue_of(l.pods.front().first)) + "\" title=\"" +
+                     esc(title) + "\"></td>";
+        }
+        if (open) s += "</tr>";
+        s += "</tbody></table>";
+    }
+    return s;
+}
+
 }  // namespace
 
 std::string simulation_section(const scenarios::Report& r) {
@@ -72,6 +117,7 @@ std::string simulation_section(const scenarios::Report& r) {
             }
         s += "</tbody></table></details>";
     }
+    s += occupancy(r.topologies);
     return s + "</section>";
 }
 

@@ -95,6 +95,7 @@ Report run(Inputs inputs, const Options& opts, Diagnostics& diags) {
     scheduler::Result together = scheduler::simulate(all, so, diags);
     report.cycles = together.cycles;
     report.cluster_queues = together.cluster_queues;
+    report.topologies = together.topologies;
 
     std::map<std::string, const Sample*> sample_by_key;
     for (const auto& s : samples) sample_by_key[key(s.workload.ref.namespace_, s.workload.ref.name)] = &s;

@@ -12,6 +12,7 @@
 #include "engines/scheduler/tas.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 namespace queueforge::scheduler {
@@ -215,6 +216,36 @@ ClusterQueueUsage cq_usage(const Model& m, const QuotaState& cache, const Queues
     return u;
 }
 
+std::vector<TopologyOccupancy> occupancy(const Model& m) {
+    std::vector<TopologyOccupancy> out;
+    for (std::size_t t = 0; t < m.tas.size(); ++t) {
+        TopologyOccupancy o;
+        o.flavor = m.flavor_name(m.tas[t].flavor);
+        o.topology = m.flavors[static_cast<std::size_t>(m.tas[t].flavor)].topology_name;
+        o.levels = m.tas[t].topology.levels();
+        std::map<std::string, std::size_t> index;
+        for (auto& l : m.tas[t].topology.leaves()) {
+            index[l.id] = o.leaves.size();
+            o.leaves.push_back({std::move(l.values), {}});
+        }
+        for (const auto& w : m.wls) {
+            if (!w.holds) continue;
+            for (const auto& p : w.placements) {
+                if (p.tas != static_cast<int>(t)) continue;
+                for (const auto& d : p.assignment.domains) {
+                    std::string id;
+                    for (std::size_t k = 0; k < d.values.size(); ++k) id += (k ? "," : "") + d.values[k];
+                    auto it = index.find(id);
+                    if (it != index.end()) o.leaves[it->second].pods.emplace_back(w.key, d.count);
+                }
+            }
+        }
+        out.push_back(std::move(o));
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.flavor < b.flavor; });
+    return out;
+}
+
 }  // namespace
 
 Engine::Engine(const std::vector<Resource>& objects, Diagnostics& diags)
@@ -390,6 +421,7 @@ Result Engine::result(bool converged, Diagnostics& diags) const {
     for (std::size_t i = 0; i < cq_order.size(); ++i) cq_order[i] = static_cast<int>(i);
     std::sort(cq_order.begin(), cq_order.end(), [&](int a, int b) { return m.cqs[a].name < m.cqs[b].name; });
     for (int ci : cq_order) result.cluster_queues.push_back(cq_usage(m, sealed().cache, sealed().queues(), ci));
+    result.topologies = occupancy(m);
     return result;
 }
 

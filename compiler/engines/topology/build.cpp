@@ -39,6 +39,14 @@ Topology& Topology::operator=(const Topology& o) {
 Topology::~Topology() = default;
 
 const std::vector<std::string>& Topology::levels() const { return impl_->levels; }
+std::vector<Topology::LeafInfo> Topology::leaves() const {
+    std::vector<LeafInfo> out;
+    out.reserve(impl_->leaves.size());
+    for (const auto& l : impl_->leaves) out.push_back({l.id, impl_->domains[static_cast<std::size_t>(l.domain)].values});
+    std::sort(out.begin(), out.end(), [](const LeafInfo& a, const LeafInfo& b) { return a.values < b.values; });
+    return out;
+}
+
 const std::vector<std::string>& Topology::excluded_nodes() const { return impl_->excluded; }
 std::size_t Topology::leaf_count() const { return impl_->leaves.size(); }
 

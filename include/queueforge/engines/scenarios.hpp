@@ -38,6 +38,7 @@ struct Report {
     int cycles = 0;
     std::vector<SampleReport> workloads;  // every workload of the together run, sorted by namespace/name
     std::vector<scheduler::ClusterQueueUsage> cluster_queues;
+    std::vector<scheduler::TopologyOccupancy> topologies;  // TAS flavors: what the together run placed where
     std::vector<SourceText> sources;
     bool all_expectations_met = true;
     bool some_never_admitted = false;  // a sample that does not fit even alone

@@ -107,12 +107,26 @@ struct ClusterQueueUsage {
     std::vector<std::string> pending_inadmissible;  // "ns/name", sorted
 };
 
+// What the workloads holding quota occupy on one TAS flavor's topology
+// (the HTML report draws it).
+struct TopologyOccupancy {
+    std::string flavor;
+    std::string topology;
+    std::vector<std::string> levels;
+    struct Leaf {
+        std::vector<std::string> values;  // highest level first
+        std::vector<std::pair<std::string, int>> pods;  // "ns/name" -> pods on this leaf
+    };
+    std::vector<Leaf> leaves;  // in domain order
+};
+
 struct Result {
     int cycles = 0;           // scheduling cycles run
     bool converged = false;   // stopped because nothing changed
     std::vector<WorkloadOutcome> workloads;        // sorted by namespace/name
     std::vector<ClusterQueueUsage> cluster_queues; // sorted by name
     std::vector<std::string> evicted;  // "ns/name" in order of first eviction (same cycle: by ns/name)
+    std::vector<TopologyOccupancy> topologies;  // one per TAS flavor, by flavor name
 };
 
 Result simulate(const std::vector<Resource>& objects, const Options& opts, Diagnostics& diags);

@@ -242,6 +242,15 @@ public:
     // level when that is not the hostname or is the only level.
     std::string summary(const Assignment& a) const;
     const std::vector<std::string>& levels() const;
+    // The lowest-level domains (nodes when the lowest level is the
+    // hostname) in domain order: their ID as an assignment names it (the
+    // hostname, or the values joined by ',') and their values, highest
+    // level first.
+    struct LeafInfo {
+        std::string id;
+        std::vector<std::string> values;
+    };
+    std::vector<LeafInfo> leaves() const;
     // Nodes left out: not Ready or unschedulable, missing a level label, or
     // not matching the flavor's nodeLabels (Kueue ignores them silently).
     const std::vector<std::string>& excluded_nodes() const;
