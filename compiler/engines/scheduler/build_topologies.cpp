@@ -5,6 +5,7 @@
 // TopologyNotFound; isTASOnly), tas_cache.go / tas_nodes_cache.go (the nodes
 // a flavor's snapshot holds), pkg/util/tas/node.go.
 #include "engines/scheduler/cluster_state.hpp"
+#include "engines/scheduler/tas.hpp"
 
 #include <queueforge/model/cluster.hpp>
 
@@ -13,15 +14,6 @@ namespace queueforge::scheduler::detail {
 namespace {
 
 topology::Taint taint_of(const model::Taint& t) { return {t.key, t.value, t.effect}; }
-
-topology::Toleration toleration_of(const model::Toleration& t) {
-    topology::Toleration out;
-    out.key = t.key;
-    if (!t.op.empty()) out.op = t.op;
-    out.value = t.value;
-    out.effect = t.effect;
-    return out;
-}
 
 // A v1 Node as Kueue's TAS node cache reads it: labels, status.allocatable,
 // spec.taints, spec.unschedulable and the Ready condition. A Node without
@@ -87,7 +79,7 @@ void build_topologies(const Inputs& in, Model& m, Diagnostics& diags) {
         if (const Node* levels = rd.seq_at(rd.map_at(&rd.r.doc, "spec"), "levels"))
             for (const auto& l : levels->items()) spec.levels.push_back(rd.str_at(&l, "nodeLabel"));
         spec.flavor_node_labels = rf.node_labels;
-        for (const auto& t : rf.tolerations) spec.flavor_tolerations.push_back(toleration_of(t));
+        for (const auto& t : rf.tolerations) spec.flavor_tolerations.push_back(to_topology(t));
         spec.nodes = nodes;
         // A node with the flavor's labels but without a level label is left
         // out by Kueue without a word (pkg/util/tas/node.go): say so here.

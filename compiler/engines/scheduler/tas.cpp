@@ -14,15 +14,6 @@ bool has_level(const topology::Topology& t, const std::string& level) {
     return std::find(l.begin(), l.end(), level) != l.end();
 }
 
-topology::Toleration toleration_of(const Toleration& t) {
-    topology::Toleration out;
-    out.key = t.key;
-    if (!t.op.empty()) out.op = t.op;
-    out.value = t.value;
-    out.effect = t.effect;
-    return out;
-}
-
 // TASPodSetRequests for podset `i` with `count` pods.
 topology::PodSetRequest request_of(const PodSetSpec& ps, std::int32_t count, bool implied) {
     topology::PodSetRequest r;
@@ -37,7 +28,7 @@ topology::PodSetRequest request_of(const PodSetSpec& ps, std::int32_t count, boo
         r.slices = ps.topology->slices;
     }
     if (ps.topology) r.group = ps.topology->group;
-    for (const auto& t : ps.tolerations) r.tolerations.push_back(toleration_of(t));
+    for (const auto& t : ps.tolerations) r.tolerations.push_back(to_topology(t));
     r.node_selector = ps.node_selector;
     if (ps.has_required_affinity) {
         topology::NodeSelectorTerms terms;
@@ -143,6 +134,15 @@ void update_for_result(Assignment& a, const Found& f) {
 }
 
 }  // namespace
+
+topology::Toleration to_topology(const Toleration& t) {
+    topology::Toleration out;
+    out.key = t.key;
+    if (!t.op.empty()) out.op = t.op;
+    out.value = t.value;
+    out.effect = t.effect;
+    return out;
+}
 
 bool tas_requested(const ClusterQueue& cq, const PodSetSpec& ps) {
     return (ps.topology && ps.topology->explicit_request) || cq.tas_only;

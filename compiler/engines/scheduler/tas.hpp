@@ -14,6 +14,9 @@
 
 namespace queueforge::scheduler::detail {
 
+// A toleration as the placement engine takes it ("Equal" when unset).
+topology::Toleration to_topology(const Toleration& t);
+
 // isTASRequested: an explicit request, or any podset on a TAS-only queue.
 bool tas_requested(const ClusterQueue& cq, const PodSetSpec& ps);
 
