@@ -11,6 +11,7 @@
 
 #include <queueforge/base/yaml_load.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -388,4 +389,20 @@ TEST_CASE("TAS: more nodes than the topology limit is a clear error", "[sim][tas
     for (const auto& d : diags.all())
         limit = limit || (d.severity == Severity::Error && d.message.find("more than the limit of 100000") != std::string::npos);
     CHECK(limit);
+}
+
+TEST_CASE("TAS: a sliced topologyAssignment cannot make the simulator expand without bound", "[sim][tas][badinput]") {
+    // Three slices claiming 999,999,999 domains each, 40 levels: read as at
+    // most 100,000 domains of at most 16 values in all.
+    std::string levels;
+    for (int i = 0; i < 40; ++i) levels += std::string(i ? ", " : "") + "{universal: x1}";
+    std::string slice = "{domainCount: 999999999, valuesPerLevel: [" + levels + "], podCounts: {universal: 1}}";
+    std::string run = running("old", {"x1"});
+    const std::string v1 = "domains: [{values: [x1], count: 1}]";
+    REQUIRE(run.find(v1) != std::string::npos);
+    run.replace(run.find(v1), v1.size(), "slices: [" + slice + ", " + slice + ", " + slice + "]");
+    const auto start = std::chrono::steady_clock::now();
+    Run r = qf_sim::run(kTopology + nodes() + kTasOnly + run + job("two", 2, "required: cloud.com/rack"));
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
+    CHECK(r.wl("old").admitted);
 }

@@ -203,7 +203,6 @@ private:
         Workload& w = m_.wls[e.wl];
         bool ok = update_assignment_if_needed(e);
         Mode mode = e.a.rep_mode();
-        
         if (mode == Mode::NoFit) {
             e.rr = RequeueReason::NoFit;
             e.qr_reason = e.a.no_fit_reason;

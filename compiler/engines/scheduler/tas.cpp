@@ -290,15 +290,20 @@ std::optional<topology::Assignment> topology_assignment_of(const Node* n) {
     }
     const Node* slices = n->find("slices");
     if (!slices || !slices->is_seq()) return a;
+    // At most one domain per node a topology may have, over all slices.
+    std::size_t budget = topology::kMaxNodes;
     for (const auto& s : slices->items()) {
         if (!s.is_map()) continue;
-        const std::int32_t count = std::min<std::int32_t>(int_of(s.find("domainCount")), 100000);
+        const std::int32_t count = static_cast<std::int32_t>(
+            std::min<std::size_t>(static_cast<std::size_t>(int_of(s.find("domainCount"))), budget));
+        budget -= static_cast<std::size_t>(count);
         const Node* per_level = s.find("valuesPerLevel");
         const Node* pods = s.find("podCounts");
         for (std::int32_t i = 0; i < count; ++i) {
             topology::DomainAssignment da;
             if (per_level && per_level->is_seq())
-                for (const auto& lv : per_level->items()) {
+                for (std::size_t k = 0; k < per_level->items().size() && k < topology::kMaxLevels; ++k) {
+                    const Node& lv = per_level->items()[k];
                     if (!lv.is_map()) continue;
                     if (const Node* u = lv.find("universal"); u && !u->is_null()) {
                         da.values.push_back(text(u));
