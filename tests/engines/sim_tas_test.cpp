@@ -406,3 +406,64 @@ TEST_CASE("TAS: a sliced topologyAssignment cannot make the simulator expand wit
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
     CHECK(r.wl("old").admitted);
 }
+
+TEST_CASE("TAS: pods already running on the nodes outside TAS take their room", "[sim][tas]") {
+    // A DaemonSet-like pod of 1 cpu on x1 and a finished one on x3: rack r1
+    // has one free node, r2 two.
+    const std::string pods = R"(
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: agent, namespace: ns}
+spec:
+  nodeName: x1
+  containers: [{name: c, resources: {requests: {cpu: '1'}}}]
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: done, namespace: ns}
+spec:
+  nodeName: x3
+  containers: [{name: c, resources: {requests: {cpu: '1'}}}]
+status: {phase: Succeeded}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: tas-pod
+  namespace: ns
+  annotations: {kueue.x-k8s.io/podset-required-topology: cloud.com/rack}
+spec:
+  nodeName: x4
+  containers: [{name: c, resources: {requests: {cpu: '1'}}}]
+status: {phase: Running}
+)";
+    Run r = qf_sim::run(kTopology + nodes() + pods + kTasOnly + job("two", 2, "required: cloud.com/rack"));
+    REQUIRE(r.wl("two").admitted);
+    // Not x1 (the agent's), and x3/x4 are free: the TAS pod is counted
+    // through its Workload, the finished pod not at all.
+    CHECK(hosts(r.wl("two")) == "x3: 1, x4: 1");
+}
+
+TEST_CASE("TAS: simulate reads a bound Pod as cluster state, not as a sample", "[sim][tas][cli]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "cluster.yaml", kTopology + nodes() + kTasOnly);
+    qf_test::write_text(tmp.path / "pods.yaml", R"(apiVersion: v1
+kind: Pod
+metadata: {name: agent, namespace: ns}
+spec:
+  nodeName: x1
+  containers: [{name: c, resources: {requests: {cpu: '1'}}}]
+status: {phase: Running}
+)");
+    qf_test::write_text(tmp.path / "job.yaml", job("two", 2, "required: cloud.com/rack"));
+    auto r = qf_test::run_cli("simulate " + qf_test::shell_quote(tmp.path.string()) + " -o json");
+    INFO(r.err);
+    REQUIRE(r.exit == 0);
+    auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j["workloads"].size() == 1);
+    const auto& domains = j["workloads"][0]["admission"]["podSetAssignments"][0]["topologyAssignment"]["domains"];
+    REQUIRE(domains.size() == 2);
+    CHECK(domains[0]["values"][0] == "x3");
+}

@@ -89,6 +89,13 @@ void add_missing_namespaces(std::vector<Resource>& objects) {
 
 namespace {
 
+bool bound_pod(const Resource& r) {
+    if (r.ref.kind != "Pod" || r.ref.api_version != "v1") return false;
+    const Node* spec = r.doc.find("spec");
+    const Node* node = spec && spec->is_map() ? spec->find("nodeName") : nullptr;
+    return node && node->is_scalar() && !node->is_null() && !node->text().empty();
+}
+
 // What the paths hold, gathered; finish() converts the samples.
 class Loader {
 public:
@@ -122,6 +129,10 @@ public:
         for (auto& r : loaded.resources) {
             if (r.ref.kind == "Site" && r.ref.api_version.starts_with("queueforge.io/")) {
                 add_site(compile({.path = r.file, .document = &r.doc, .target = target}), r.file, diags);
+            } else if (bound_pod(r)) {
+                // Already running on a node (`kubectl get pods -A -o yaml`):
+                // cluster state, the non-TAS usage of its node, not a sample.
+                in_.config.push_back(std::move(r));
             } else if (workloads::is_job(r) || workloads::unsupported_job_reason(r)) {
                 job_inputs_.push_back(std::move(r));
             } else if (feeds_workloads(r)) {

@@ -36,6 +36,28 @@ topology::Node node_of(const Reader& rd) {
     return n;
 }
 
+// tas_non_tas_pod_cache.go / pod_usage_controller.go belongsToNonTASCache: a
+// Pod bound to a node (spec.nodeName), not Succeeded or Failed, without
+// Kueue's podset topology annotations (pkg/util/tas IsTAS) takes its
+// requests plus one `pods` from that node.
+void add_non_tas_usage(const Reader& rd, Model& m, std::map<std::string, topology::Amounts>& usage) {
+    const Node* spec = rd.map_at(&rd.r.doc, "spec");
+    const std::string node = rd.str_at(spec, "nodeName");
+    if (node.empty()) return;
+    const std::string phase = rd.str_at(rd.map_at(&rd.r.doc, "status"), "phase");
+    if (phase == "Succeeded" || phase == "Failed") return;
+    for (const auto& [k, v] : rd.string_map(rd.map_at(&rd.r.doc, "metadata"), "annotations"))
+        if (k == "kueue.x-k8s.io/podset-required-topology" || k == "kueue.x-k8s.io/podset-preferred-topology" ||
+            k == "kueue.x-k8s.io/podset-unconstrained-topology" || k == "kueue.x-k8s.io/podset-slice-required-topology" ||
+            k == "kueue.x-k8s.io/podset-slice-required-topology-constraints")
+            return;
+    std::vector<std::string> invalid, limits;
+    const PodSetRequests reqs = podset_requests(rd, spec, 0, 1, nullptr, m.config, m, invalid, limits);
+    topology::Amounts& u = usage[node];
+    for (const auto& [res, q] : reqs.per_pod) u[res] += resource_value(res, q);
+    u["pods"] += 1;
+}
+
 }  // namespace
 
 void build_topologies(const Inputs& in, Model& m, Diagnostics& diags) {
@@ -64,9 +86,14 @@ void build_topologies(const Inputs& in, Model& m, Diagnostics& diags) {
         return;
     }
 
+    std::map<std::string, topology::Amounts> non_tas;
+    for (const Resource* r : in.pods) add_non_tas_usage(Reader{*r, diags}, m, non_tas);
     std::vector<topology::Node> nodes;
     nodes.reserve(in.nodes.size());
-    for (const Resource* r : in.nodes) nodes.push_back(node_of(Reader{*r, diags}));
+    for (const Resource* r : in.nodes) {
+        nodes.push_back(node_of(Reader{*r, diags}));
+        if (auto it = non_tas.find(nodes.back().name); it != non_tas.end()) nodes.back().non_tas_usage = it->second;
+    }
 
     for (const auto& rf : in.cluster.flavors) {
         if (rf.topology_name.empty()) continue;

@@ -103,11 +103,12 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, Work
             if (kind == "Namespace") list = &in.namespaces;
             else if (kind == "LimitRange") list = &in.limit_ranges;
             else if (kind == "Node") list = &in.nodes;
+            else if (kind == "Pod") list = &in.pods;
             else if (kind == "ConfigMap" && r->ref.name == "kueue-manager-config") list = &in.configs;
         }
         if (!list) continue;
         std::string ns = r->ref.namespace_;
-        if (kind == "Workload" || kind == "LocalQueue" || kind == "LimitRange")
+        if (kind == "Workload" || kind == "LocalQueue" || kind == "LimitRange" || kind == "Pod")
             if (ns.empty()) ns = "default";
         if (kind != "Configuration" && kind != "ConfigMap" && !seen.emplace(kind, ns, r->ref.name).second) {
             Reader rd{*r, diags};

@@ -21,7 +21,7 @@ namespace queueforge::scheduler::detail {
 // (so that shuffled input gives the same model).
 struct Inputs {
     std::vector<const Resource*> flavors, cohorts, cluster_queues, local_queues, workloads, namespaces,
-        limit_ranges, priority_classes, configs, admission_checks, topologies, nodes;
+        limit_ranges, priority_classes, configs, admission_checks, topologies, nodes, pods;
     // The typed cluster of the flavors, cohorts, ClusterQueues, LocalQueues
     // and priority classes above (in that order: `cluster_objects`, which
     // the model's `source` indexes).
