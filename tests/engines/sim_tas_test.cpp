@@ -467,3 +467,22 @@ status: {phase: Running}
     REQUIRE(domains.size() == 2);
     CHECK(domains[0]["values"][0] == "x3");
 }
+
+TEST_CASE("TAS: a Topology whose levels Kueue would refuse is an error at the Topology", "[sim][tas][badinput]") {
+    for (const std::string& levels : {std::string("[{nodeLabel: cloud.com/rack}, {nodeLabel: cloud.com/rack}]"),
+                                      std::string("[{nodeLabel: kubernetes.io/hostname}, {nodeLabel: cloud.com/rack}]")}) {
+        std::string yaml = kTopology + nodes() + kTasOnly + job("j", 1, "required: cloud.com/rack");
+        const std::string from = "  levels:\n  - nodeLabel: cloud.com/block\n  - nodeLabel: cloud.com/rack\n"
+                                 "  - nodeLabel: kubernetes.io/hostname\n";
+        REQUIRE(yaml.find(from) != std::string::npos);
+        yaml.replace(yaml.find(from), from.size(), "  levels: " + levels + "\n");
+        Run r = qf_sim::run(yaml);
+        const Diagnostic* d = nullptr;
+        for (const auto& x : r.diags.all())
+            if (x.severity == Severity::Error && x.message.find("Topology \"default\" cannot be used") != std::string::npos) d = &x;
+        INFO(levels);
+        REQUIRE(d != nullptr);
+        CHECK(d->mark.line > 0);
+        CHECK_FALSE(r.wl("j").admitted);
+    }
+}
