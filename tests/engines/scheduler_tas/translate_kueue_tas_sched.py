@@ -653,7 +653,10 @@ def translate(name, tc, env, table):
     wls = tc.get('workloads') or []
     for w in wls:
         objects.append(workload_manifest(w))
-    out['objects'] = objects
+    # The objects as the manifest stream they are (read by the runner as a
+    # file of manifests).
+    out['objects'] = Manifests(yaml.safe_dump_all(objects, sort_keys=False, width=120, allow_unicode=True,
+                                                  explicit_start=True))
 
     exp = {}
     held = {key(w) for w in wls if w.get('status', {}).get('admission') and
@@ -662,6 +665,13 @@ def translate(name, tc, env, table):
     for k, adm in (tc.get('wantNewAssignments') or {}).items():
         admitted[k] = admission_expect(adm)
     exp['admitted'] = admitted
+    # The harness leaves out of its new-assignment summary the workloads that
+    # were admitted (Admitted=True) before the cycle; TestScheduleForTAS keeps
+    # those with unhealthy nodes in it (their placement may be replaced).
+    initially = sorted(key(w) for w in wls if (cond(w, 'Admitted') or {}).get('status') == 'True' and not (
+        table == 'TestScheduleForTAS' and w.get('status', {}).get('unhealthyNodes')))
+    if initially:
+        exp['initiallyAdmitted'] = initially
     events = []
     ignore_message = 'IgnoreMessage' in (tc.get('eventCmpOpts') or [])
     for e in tc.get('wantEvents') or []:
@@ -790,6 +800,13 @@ def read_cases(body, env, table):
         if toks[i] == ('o', ','):
             i += 1
     return cases, skipped
+
+
+class Manifests(str):
+    pass
+
+
+yaml.SafeDumper.add_representer(Manifests, lambda d, v: d.represent_scalar('tag:yaml.org,2002:str', v, style='|'))
 
 
 class Unavailable:
