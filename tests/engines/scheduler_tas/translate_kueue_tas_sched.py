@@ -263,6 +263,11 @@ def method(v, name, args):
             return copy.deepcopy(dict(v.obj))
         if isinstance(v, (dict, list)):
             return copy.deepcopy(v)
+    if isinstance(v, Builder) and v.kind == 'node' and name == 'StatusAllocatable':
+        # testingnode's StatusAllocatable merges into the node's allocatable
+        # (maps.Copy); a cloned node keeps what it had
+        v.obj.setdefault('allocatable', {}).update({r: tk.quantity(q) for r, q in args[0].items()})
+        return v
     if not isinstance(v, Builder) or v.kind in ('node', 'pod', 'terms', 'preferred', 'gv'):
         return tk.method(v, name, args)
     o = v.obj
