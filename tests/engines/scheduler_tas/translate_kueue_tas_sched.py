@@ -22,6 +22,7 @@ import sys
 
 import yaml
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'topology'))
 import translate_kueue_tas as tk  # noqa: E402
 
