@@ -54,7 +54,7 @@ void add_non_tas_usage(const Reader& rd, Model& m, std::map<std::string, topolog
     std::vector<std::string> invalid, limits;
     const PodSetRequests reqs = podset_requests(rd, spec, 0, 1, nullptr, m.config, m, invalid, limits);
     topology::Amounts& u = usage[node];
-    for (const auto& [res, q] : reqs.per_pod) u[res] += resource_value(res, q);
+    for (const auto& [res, q] : reqs.pod) u[res] += resource_value(res, q);
     u["pods"] += 1;
 }
 

@@ -224,7 +224,7 @@ void add_workloads(const std::vector<const Resource*>& workloads, Model& m, cons
             std::int32_t after = pss.count - std::min(std::max<std::int32_t>(reclaim[pss.name], 0), pss.count);
             const Node* spec_node = rd.map_at(rd.map_at(&ps, "template"), "spec");
             auto reqs = podset_requests(rd, spec_node, index, after, lr, m.config, m, invalid, limit_errs);
-            for (const auto& [res, q] : reqs.per_pod) pss.per_pod[res] = resource_value(res, q);
+            for (const auto& [res, q] : reqs.pod) pss.per_pod[res] = resource_value(res, q);
             PodSetTotal total{pss.name, after, reqs.total, {}};
             if (pss.count > pss.min_count.value_or(pss.count)) w.can_partial = true;
             shape += "ps=" + pss.name + ";count=" + std::to_string(after) + ";min=" +

@@ -135,7 +135,7 @@ struct TopologyRequest {
 struct PodSetSpec {
     std::string name;
     std::optional<TopologyRequest> topology;
-    topology::Amounts per_pod;  // NewRequestsFromPodSpec: what TAS places
+    topology::Amounts per_pod;  // NewRequestsFromPodSpec (before exclusions and transformations): what TAS places
     std::int32_t count = 1;
     std::optional<std::int32_t> min_count;
     std::map<std::string, std::string> node_selector;

@@ -278,6 +278,7 @@ PodSetRequests podset_requests(const Reader& rd, const Node* spec, int index, st
     effective = apply_transformations(effective, cfg);
 
     PodSetRequests out;
+    out.pod = reqs;
     out.per_pod = effective;
     // Steps 4-5: int64 (rounded up, clamped), negatives floored, x count.
     for (const auto& [k, v] : effective) {

@@ -28,6 +28,10 @@ struct LimitRangeSummary {
 void add_limit_range(const Reader& rd, const Node& spec, LimitRangeSummary& s);
 
 struct PodSetRequests {
+    // The pod's own requests (limits as requests, LimitRange defaults,
+    // overhead): resources.NewRequestsFromPodSpec on the adjusted template,
+    // what topology-aware placement reads.
+    ResourceList pod;
     ResourceList per_pod;  // aggregated per-pod requests after 4.4 steps 1-2
     Requests total;        // int64 totals for `count` pods
 };
