@@ -81,9 +81,14 @@ public:
         for (auto& e : rejected_) requeue_and_update(e);
         // The snapshot's TAS usage that is not a workload now holding quota
         // (preemptors, deferred fits, reservations) ends with the cycle.
-        for (auto& [wl, placements] : tas_added_)
+        // What was admitted is in the cache: the next snapshot of every other
+        // hostname-level flavor sees it too.
+        for (auto& [wl, placements] : tas_added_) {
             if (!m_.wls[wl].holds || m_.wls[wl].admitted_cycle != static_cast<int>(ctx_.cycle))
-                apply_placements(m_, placements, -1);
+                apply_placements(m_, placements, -1, Scope::Snapshot);
+            else
+                share_with_siblings(m_, placements);
+        }
         return std::move(out_);
     }
 
@@ -177,7 +182,7 @@ private:
         ctx_.view().add_usage(m_.cqs[e.cq].node, quota);
         std::vector<TasPlacement> p = tas_usage(m_, m_.wls[e.wl], e.a);
         if (p.empty()) return;
-        apply_placements(m_, p, 1);
+        apply_placements(m_, p, 1, Scope::Snapshot);
         tas_added_.emplace_back(e.wl, std::move(p));
     }
 

@@ -76,7 +76,7 @@ struct Engine::Impl {
         for (auto& t : m.tas) t.topology.clear_usage();
         for (auto& w : m.wls) {
             w.snap_present = w.holds;
-            if (w.holds) apply_placements(m, w.placements, 1);
+            if (w.holds) apply_placements(m, w.placements, 1, Scope::Cache);
         }
     }
     Queues& queues() {
@@ -89,7 +89,7 @@ struct Engine::Impl {
         Workload& w = m.wls[wl];
         ClusterQueue& cq = m.cqs[w.adm_cq];
         QuotaView(m, cache).remove_usage(cq.node, w.usage);
-        apply_placements(m, w.placements, -1);
+        apply_placements(m, w.placements, -1, Scope::Cache);
         w.placements.clear();
         int pos = w.cq_pos;
         if (pos >= 0 && pos < static_cast<int>(cq.workloads.size()) && cq.workloads[pos] == wl) {

@@ -23,11 +23,11 @@ void SchedCtx::add_workload(int w) {
 }
 void SchedCtx::remove_usage(int w) {
     view().remove_usage(m.cqs[m.wls[w].adm_cq].node, m.wls[w].usage);
-    apply_placements(m, m.wls[w].placements, -1);
+    apply_placements(m, m.wls[w].placements, -1, Scope::Snapshot);
 }
 void SchedCtx::add_usage(int w) {
     view().add_usage(m.cqs[m.wls[w].adm_cq].node, m.wls[w].usage);
-    apply_placements(m, m.wls[w].placements, 1);
+    apply_placements(m, m.wls[w].placements, 1, Scope::Snapshot);
 }
 
 bool uses_resources(const Model& m, const Workload& w, const std::vector<int>& frs) {

@@ -107,24 +107,44 @@ struct Found {
     std::optional<Failure> failure;
 };
 
-Found find_assignments(const Model& m, const TasRequests& reqs, bool simulate_empty) {
+bool hostname_level(const topology::Topology& t) { return !t.levels().empty() && t.levels().back() == kHostnameLabel; }
+
+// FindTopologyAssignmentsForWorkload: the flavors in name order; with
+// TASHandleOverlappingFlavors the pods placed on one hostname-level flavor
+// count on the same nodes of the next ones (aggregatedDomainUsages).
+Found find_assignments(Model& m, const TasRequests& reqs, bool simulate_empty) {
     Found out;
     topology::Options opts;
     opts.simulate_empty = simulate_empty;
+    std::vector<std::pair<std::size_t, TasPlacement>> lent;  // (topology, placement) added for the later flavors
     for (const auto& [tas, list] : reqs) {
+        const auto ti = static_cast<std::size_t>(tas);
         std::vector<topology::PodSetRequest> podsets;
         for (const auto& r : list) podsets.push_back(r.request);
-        const topology::Outcome o = m.tas[static_cast<std::size_t>(tas)].topology.assign(podsets, opts);
+        const topology::Outcome o = m.tas[ti].topology.assign(podsets, opts);
         for (const auto& r : list) {
             for (const auto& p : o.podsets) {
                 if (p.name != r.request.name) continue;
                 if (p.assignment) out.placed.emplace_back(r.podset, *p.assignment);
-                else if (!out.failure) out.failure = Failure{r.podset, m.tas[static_cast<std::size_t>(tas)].flavor, p.reason};
+                else if (!out.failure) out.failure = Failure{r.podset, m.tas[ti].flavor, p.reason};
             }
         }
-        if (!out.failure && !o.error.empty())
-            out.failure = Failure{list.front().podset, m.tas[static_cast<std::size_t>(tas)].flavor, o.error};
+        if (!out.failure && !o.error.empty()) out.failure = Failure{list.front().podset, m.tas[ti].flavor, o.error};
+        if (!hostname_level(m.tas[ti].topology)) continue;
+        for (const auto& [tas2, list2] : reqs) {
+            const auto t2 = static_cast<std::size_t>(tas2);
+            if (t2 == ti || !hostname_level(m.tas[t2].topology)) continue;
+            for (const auto& r : list)
+                for (const auto& p : o.podsets)
+                    if (p.name == r.request.name && p.assignment) {
+                        TasPlacement pl{p.name, tas2, *p.assignment, r.request.requests};
+                        for (const auto& d : pl.assignment.domains) m.tas[t2].topology.add_usage(d.values, pl.per_pod, d.count);
+                        lent.emplace_back(t2, std::move(pl));
+                    }
+        }
     }
+    for (const auto& [t, pl] : lent)
+        for (const auto& d : pl.assignment.domains) m.tas[t].topology.remove_usage(d.values, pl.per_pod, d.count);
     return out;
 }
 
@@ -231,7 +251,7 @@ void place_for_preemption(SchedCtx& ctx, int wl, const ClusterQueue& cq, Assignm
     update_for_result(a, f);
 }
 
-bool tas_fits_with(const Model& m, const Workload& w, const ClusterQueue& cq, const Assignment& a) {
+bool tas_fits_with(Model& m, const Workload& w, const ClusterQueue& cq, const Assignment& a) {
     Assignment copy = a;
     TasRequests reqs = workload_requests(m, w, cq, copy);
     return !find_assignments(m, reqs, false).failure;
@@ -255,14 +275,34 @@ bool placements_fit(const Model& m, const std::vector<TasPlacement>& p) {
     return true;
 }
 
-void apply_placements(Model& m, const std::vector<TasPlacement>& p, int sign) {
-    for (const auto& pl : p) {
-        topology::Topology& t = m.tas[static_cast<std::size_t>(pl.tas)].topology;
-        for (const auto& d : pl.assignment.domains) {
-            if (sign > 0) t.add_usage(d.values, pl.per_pod, d.count);
-            else t.remove_usage(d.values, pl.per_pod, d.count);
-        }
+namespace {
+
+void change(topology::Topology& t, const TasPlacement& pl, int sign) {
+    for (const auto& d : pl.assignment.domains) {
+        if (sign > 0) t.add_usage(d.values, pl.per_pod, d.count);
+        else t.remove_usage(d.values, pl.per_pod, d.count);
     }
+}
+
+// The other hostname-level flavors' topologies, for a placement on `own`.
+void change_siblings(Model& m, const TasPlacement& pl, int sign) {
+    const auto own = static_cast<std::size_t>(pl.tas);
+    if (!hostname_level(m.tas[own].topology)) return;
+    for (std::size_t t = 0; t < m.tas.size(); ++t)
+        if (t != own && hostname_level(m.tas[t].topology)) change(m.tas[t].topology, pl, sign);
+}
+
+}  // namespace
+
+void apply_placements(Model& m, const std::vector<TasPlacement>& p, int sign, Scope scope) {
+    for (const auto& pl : p) {
+        change(m.tas[static_cast<std::size_t>(pl.tas)].topology, pl, sign);
+        if (scope == Scope::Cache) change_siblings(m, pl, sign);
+    }
+}
+
+void share_with_siblings(Model& m, const std::vector<TasPlacement>& p) {
+    for (const auto& pl : p) change_siblings(m, pl, 1);
 }
 
 std::optional<topology::Assignment> topology_assignment_of(const Node* n) {

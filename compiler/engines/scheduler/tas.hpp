@@ -38,14 +38,23 @@ void place_for_preemption(SchedCtx& ctx, int wl, const ClusterQueue& cq, Assignm
                           const std::vector<Target>& targets);
 
 // workloadFits' TAS half: the TAS podsets of `a` can all be placed now.
-bool tas_fits_with(const Model& m, const Workload& w, const ClusterQueue& cq, const Assignment& a);
+bool tas_fits_with(Model& m, const Workload& w, const ClusterQueue& cq, const Assignment& a);
 
 // The placements of `a` (ComputeTASNetUsage for a pending workload).
 std::vector<TasPlacement> tas_usage(const Model& m, const Workload& w, const Assignment& a);
 // TASFlavorSnapshot.Fits for every domain of `p`.
 bool placements_fit(const Model& m, const std::vector<TasPlacement>& p);
-// Adds (sign 1) or takes away (sign -1) the usage of placements.
-void apply_placements(Model& m, const std::vector<TasPlacement>& p, int sign);
+// Adds (sign 1) or takes away (sign -1) the usage of placements: to their
+// own flavor's topology (the cycle's snapshot), and with `Scope::Cache` also
+// to every other flavor whose nodes are hostnames (TASHandleOverlappingFlavors,
+// beta, on: the snapshot of such a flavor starts from the usage of all of
+// them on its nodes; what a cycle adds stays with the flavor until the next
+// snapshot).
+enum class Scope { Snapshot, Cache };
+void apply_placements(Model& m, const std::vector<TasPlacement>& p, int sign, Scope scope);
+// The usage of placements admitted during a cycle, added to the other
+// hostname-level flavors once the cycle is over (they are in the cache).
+void share_with_siblings(Model& m, const std::vector<TasPlacement>& p);
 
 // A status.admission topologyAssignment: v1beta1 `domains` or v1beta2
 // `slices` (valuesPerLevel universal/individual, podCounts).
