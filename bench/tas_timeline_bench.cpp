@@ -5,8 +5,11 @@
 // tas-node-group + topologyName) and each workload class given a
 // tasConstraint at the rack: small required, medium preferred, large
 // balanced (sliceSize 1). Two topologies: configs/tas's own (1 x 10 x 64
-// nodes of 96 cpu, far more than the 600 cpu of nominal quota) and a tight
-// one (1 x 2 x 4 nodes of 96 cpu, 768 cpu). In process (parse + run), the
+// nodes of 96 cpu, far more than the 600 cpu of nominal quota; its lowest
+// level is kubernetes.io/hostname, whose values "node-<i>" repeat in every
+// rack, so Kueue's TAS cache, keyed by hostname, folds the racks into 64
+// leaves) and a tight one (1 x 2 x 4 nodes of 96 cpu, 768 cpu, lowest level
+// a label of its own, so 8 distinct nodes). In process (parse + run), the
 // median of ROUNDS runs each.
 //   bench_tas_timeline [rounds = 3] [kueue-perf dir = ../shared/upstream/kueue-perf]
 #include <queueforge/engines/timeline.hpp>
@@ -26,18 +29,18 @@ using namespace queueforge;
 
 namespace {
 
-std::string topology(int racks, int nodes) {
+std::string topology(int racks, int nodes, const std::string& node_label) {
     return "topology:\n  name: default-topology\n  levels:\n"
            "  - {name: block, count: 1, nodeLabel: cloud.provider.com/topology-block}\n"
            "  - {name: rack, count: " + std::to_string(racks) + ", nodeLabel: cloud.provider.com/topology-rack}\n"
-           "  - {name: node, count: " + std::to_string(nodes) +
-           ", nodeLabel: kubernetes.io/hostname, capacity: {cpu: \"96\", memory: 256Gi}}\n"
+           "  - {name: node, count: " + std::to_string(nodes) + ", nodeLabel: " + node_label +
+           ", capacity: {cpu: \"96\", memory: 256Gi}}\n"
            "resourceFlavor: {name: tas-flavor, nodeLabel: tas-node-group, topologyName: default-topology}\n";
 }
 
 // The baseline's workload templates (`request: N` lines) given a constraint
 // by class.
-std::string with_tas(const std::string& generator, int racks, int nodes) {
+std::string with_tas(const std::string& generator, int racks, int nodes, const std::string& node_label) {
     static const std::regex tmpl(R"((\n( +)- className: (small|medium|large)\n(?:\2  .*\n)*?\2  request: [^\n]*))");
     std::string out;
     std::size_t last = 0;
@@ -50,7 +53,7 @@ std::string with_tas(const std::string& generator, int racks, int nodes) {
         if (constraint == "balanced") out += "\n" + indent + "sliceSize: 1";
         last = static_cast<std::size_t>(it->position() + it->length());
     }
-    return topology(racks, nodes) + out + generator.substr(last);
+    return topology(racks, nodes, node_label) + out + generator.substr(last);
 }
 
 struct Timing {
@@ -102,7 +105,8 @@ int main(int argc, char** argv) {
     std::stringstream ss;
     ss << in.rdbuf();
     const std::string baseline = ss.str();
-    const std::string wide = with_tas(baseline, 10, 64), tight = with_tas(baseline, 2, 4);
+    const std::string wide = with_tas(baseline, 10, 64, "kubernetes.io/hostname");
+    const std::string tight = with_tas(baseline, 2, 4, "cloud.provider.com/topology-node");
     if (wide.find("tasConstraint: balanced") == std::string::npos) {
         std::fprintf(stderr, "bench_tas_timeline: the baseline's templates were not found\n");
         return 1;
