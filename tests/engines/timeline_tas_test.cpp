@@ -185,13 +185,25 @@ TEST_CASE("timeline TAS: a workload larger than any rack is never admitted thoug
       workloads:
       - {className: big, runtimeMs: 100, request: 4, podCount: 3, tasConstraint: required, tasLevel: cloud.provider.com/topology-rack}
 )";
+    const std::string distinct = folded;
     folded.replace(folded.find("cloud.provider.com/topology-node"), std::string("cloud.provider.com/topology-node").size(),
                    "kubernetes.io/hostname");
     Diagnostics d2;
-    auto f = run(folded, d2);
+    auto fs = timeline::parse_scenario("scenario.yaml", folded, d2);
+    REQUIRE(fs);
+    auto f = timeline::run(*fs, {}, {}, d2);
     INFO(render_text(d2, {}));
     CHECK(!d2.has_errors());
     CHECK(wl_class(f, "big").admitted == 1);
+    CHECK(render_text(d2, {}).find("scenario.yaml:6:5: note: topology.levels[2]: Kueue's generator labels "
+                                   "kubernetes.io/hostname \"node-<i>\" within each of the 2 parent domains, and Kueue "
+                                   "keys hostname domains by the value alone: the nodes with the same value merge, leaving "
+                                   "2 domains of 2 nodes' capacity under the first parent (as in Kueue's own runs) "
+                                   "[timeline.merged-hostnames]") != std::string::npos);
+    // A distinct lowest level: no note.
+    Diagnostics d3;
+    REQUIRE(timeline::parse_scenario("scenario.yaml", distinct, d3));
+    CHECK(render_text(d3, {}).find("merged-hostnames") == std::string::npos);
 }
 
 TEST_CASE("timeline TAS: the generated objects are Kueue's generator's", "[timeline][tas]") {

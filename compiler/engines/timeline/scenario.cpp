@@ -323,6 +323,19 @@ std::optional<Scenario> parse_scenario(const std::string& file, const std::strin
                     r.rule("invalid"));
         else
             s.topology = read_topology(r, *tn);
+        if (s.topology && s.topology->levels.back().node_label == kHostnameLabel &&
+            s.topology->nodes > s.topology->levels.back().count) {
+            const TopologyLevel& last = s.topology->levels.back();
+            const std::int64_t parents = s.topology->nodes / last.count;
+            diags.note(file, last.mark,
+                       "topology.levels[" + std::to_string(s.topology->levels.size() - 1) +
+                           "]: Kueue's generator labels kubernetes.io/hostname \"" + last.name + "-<i>\" within each of the " +
+                           std::to_string(parents) +
+                           " parent domains, and Kueue keys hostname domains by the value alone: the nodes with the same "
+                           "value merge, leaving " + std::to_string(last.count) + " domains of " + std::to_string(parents) +
+                           " nodes' capacity under the first parent (as in Kueue's own runs)",
+                       "timeline.merged-hostnames");
+        }
     }
     if (const Node* rf = root.find("resourceFlavor");
         rf && r.expect_map(*rf, "resourceFlavor", {"name", "nodeLabel", "topologyName"})) {
