@@ -308,9 +308,9 @@ TEST_CASE("timeline: scenario errors are positioned, strict and bounded", "[time
     workloadsSets:
     - count: 1
       workloads:
-      - {className: w, request: 1, tasLevel: rack}
+      - {className: w, request: 1, devices: [gpu]}
 )");
-    CHECK(e.find("tasLevel: topology-aware scheduling and DRA devices are not simulated") != std::string::npos);
+    CHECK(e.find("devices: DRA devices are not simulated") != std::string::npos);
     e = errors_of(R"(cohorts:
 - className: c
   count: 1000

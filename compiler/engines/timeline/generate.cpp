@@ -19,6 +19,7 @@ namespace {
 
 constexpr const char* kClassLabel = "kueue.x-k8s.io/performance-scheduler-class";
 constexpr const char* kKueue = "kueue.x-k8s.io/v1beta2";
+constexpr const char* kTasNodeGroupLabel = "tas-node-group";  // topology_generator.go
 
 Node str(const std::string& s, Mark m) { return Node::string(s, m); }
 
@@ -121,11 +122,90 @@ Node workload_doc(const std::string& name, const std::string& ns, const std::str
     ps.set("name", str("main", m));
     ps.set("count", Node::integer(t.pod_count, m));
     ps.set("template", std::move(tmpl));
+    if (!t.tas_level.empty()) {
+        // generateWlSet: RequiredTopologyRequest / PreferredTopologyRequest,
+        // or for balanced SliceRequiredTopologyRequest + SliceSizeTopologyRequest
+        // (no required or preferred level: Kueue places such a podset as
+        // unconstrained, isSliceTopologyOnlyRequest; its TASBalancedPlacement
+        // gate, alpha and off, would not apply to it either).
+        Mark lm = t.tas_level_mark;
+        Node tr = Node::mapping(lm);
+        if (t.tas_constraint == "required") tr.set("required", str(t.tas_level, lm));
+        else if (t.tas_constraint == "preferred") tr.set("preferred", str(t.tas_level, lm));
+        else if (t.tas_constraint == "balanced") {
+            tr.set("podSetSliceRequiredTopology", str(t.tas_level, lm));
+            if (t.slice_size > 0) tr.set("podSetSliceSize", Node::integer(t.slice_size, lm));
+        }
+        ps.set("topologyRequest", std::move(tr));
+    }
     Node podsets = Node::sequence(m);
     podsets.push(std::move(ps));
     spec.set("podSets", std::move(podsets));
     d.set("spec", std::move(spec));
     return d;
+}
+
+// generateTopologyResource: a Topology with the levels' node labels.
+Resource topology_object(const std::string& file, const TopologyConfig& t) {
+    Mark m = t.mark;
+    Node d = header(kKueue, "Topology", m);
+    d.set("metadata", metadata(t.name, "", m));
+    Node levels = Node::sequence(m);
+    for (const auto& l : t.levels) {
+        Node ln = Node::mapping(l.mark);
+        ln.set("nodeLabel", str(l.node_label, l.mark));
+        levels.push(std::move(ln));
+    }
+    Node spec = Node::mapping(m);
+    spec.set("levels", std::move(levels));
+    d.set("spec", std::move(spec));
+    return object(file, kKueue, "Topology", t.name, "", std::move(d));
+}
+
+// generateNodesRecursive + buildNodeName: the level indices in order, the
+// last varying fastest; label "<level>-<i>" at each level's nodeLabel (the
+// hostname level too), tas-node-group: tas, Ready, the last level's
+// capacity and 110 pods.
+void topology_nodes(const std::string& file, const TopologyConfig& t, std::vector<Resource>& out) {
+    const Mark m = t.mark;
+    const std::size_t levels = t.levels.size();
+    std::vector<std::int64_t> idx(levels, 0);
+    Node cond = Node::mapping(m);
+    cond.set("type", str("Ready", m));
+    cond.set("status", str("True", m));
+    Node conditions = Node::sequence(m);
+    conditions.push(std::move(cond));
+    Node alloc = Node::mapping(m);
+    alloc.set("cpu", str(t.cpu, m));
+    alloc.set("memory", str(t.memory, m));
+    alloc.set("pods", str("110", m));
+    Node status = Node::mapping(m);
+    status.set("allocatable", std::move(alloc));
+    status.set("conditions", std::move(conditions));
+    out.reserve(out.size() + static_cast<std::size_t>(t.nodes));
+    for (std::int64_t n = 0; n < t.nodes; ++n) {
+        std::string name = "node";
+        Node labels = Node::mapping(m);
+        labels.set(kTasNodeGroupLabel, str("tas", m));
+        for (std::size_t i = 0; i < levels; ++i) {
+            const TopologyLevel& l = t.levels[i];
+            const std::string num = std::to_string(idx[i]);
+            labels.set(l.node_label, str(l.name + "-" + num, l.mark));
+            name += "-";
+            name += l.name.front();
+            name += num;
+        }
+        Node d = header("v1", "Node", m);
+        Node md = metadata(name, "", m);
+        md.set("labels", std::move(labels));
+        d.set("metadata", std::move(md));
+        d.set("status", status);
+        out.push_back(object(file, "v1", "Node", name, "", std::move(d)));
+        for (std::size_t i = levels; i-- > 0;) {
+            if (++idx[i] < t.levels[i].count) break;
+            idx[i] = 0;
+        }
+    }
 }
 
 struct Pending {
@@ -159,6 +239,33 @@ void expand_sets(const std::vector<WorkloadsSet>& sets, const std::string& ns, c
     }
 }
 
+// localQueues arrivals with a tasLevel: the level must be one of a Topology
+// of the site or manifests given (a level no Topology has never fits).
+void check_site_levels(const Scenario& s, const std::vector<Resource>& cluster, Diagnostics& diags) {
+    std::vector<std::string> levels;
+    for (const auto& r : cluster) {
+        if (r.ref.kind != "Topology" || r.ref.api_version.rfind("kueue.x-k8s.io/", 0) != 0 || !r.doc.is_map()) continue;
+        const Node* spec = r.doc.find("spec");
+        const Node* ls = spec && spec->is_map() ? spec->find("levels") : nullptr;
+        if (!ls || ls->is_map() || ls->is_scalar()) continue;
+        for (const auto& l : ls->items())
+            if (const Node* nl = l.is_map() ? l.find("nodeLabel") : nullptr; nl && nl->is_scalar())
+                levels.push_back(nl->text());
+    }
+    std::sort(levels.begin(), levels.end());
+    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+    for (const auto& a : s.local_queues)
+        for (const auto& set : a.sets)
+            for (const auto& t : set.workloads) {
+                if (t.tas_level.empty() || std::binary_search(levels.begin(), levels.end(), t.tas_level)) continue;
+                std::string msg = "tasLevel: \"" + t.tas_level + "\" is not a level of any Topology in the site or manifests given";
+                if (levels.empty()) msg = "tasLevel: \"" + t.tas_level + "\" needs a Topology in the site or manifests given; there is none";
+                else if (std::string hint = site::did_you_mean(t.tas_level, levels); !hint.empty())
+                    msg += "; did you mean \"" + hint + "\"?";
+                diags.error(s.file, t.tas_level_mark, msg, "timeline.invalid");
+            }
+}
+
 }  // namespace
 
 std::string timestamp_ms(std::int64_t ms) {
@@ -187,9 +294,21 @@ Generated generate(const Scenario& s, const std::vector<Resource>& cluster, Diag
     Generated g;
     std::vector<Pending> pending;
     if (!s.cohorts.empty()) {
+        if (s.topology) {
+            topology_nodes(s.file, *s.topology, g.objects);
+            g.objects.push_back(topology_object(s.file, *s.topology));
+        }
         Mark m = s.cohorts.front().mark;
         Node rf = header(kKueue, "ResourceFlavor", m);
         rf.set("metadata", metadata(s.flavor, "", m));
+        if (!s.flavor_topology.empty()) {
+            Node spec = Node::mapping(m);
+            Node sel = Node::mapping(m);
+            sel.set(s.flavor_node_label, str("tas", m));
+            spec.set("nodeLabels", std::move(sel));
+            spec.set("topologyName", str(s.flavor_topology, m));
+            rf.set("spec", std::move(spec));
+        }
         g.objects.push_back(object(s.file, kKueue, "ResourceFlavor", s.flavor, "", std::move(rf)));
     }
     for (const auto& c : s.cohorts)
@@ -233,6 +352,7 @@ Generated generate(const Scenario& s, const std::vector<Resource>& cluster, Diag
         }
         expand_sets(a.sets, a.namespace_, a.name, "q" + std::to_string(i) + "-", pending);
     }
+    if (!s.local_queues.empty()) check_site_levels(s, cluster, diags);
 
     std::stable_sort(pending.begin(), pending.end(), [](const Pending& x, const Pending& y) { return x.a.at_ms < y.a.at_ms; });
     std::set<std::pair<std::string, std::string>> names;

@@ -36,6 +36,13 @@ struct WorkloadTemplate {
     // queueforge: pod placement, as in a pod spec (for tainted or labelled flavors).
     std::optional<Node> tolerations;
     std::optional<Node> node_selector;
+    // Kueue's generator TAS fields: with tasLevel the podSet "main" has
+    // podCount pods and a topologyRequest (required / preferred: the level;
+    // balanced: podSetSliceRequiredTopology at the level, podSetSliceSize).
+    std::string tas_constraint;  // "" | required | preferred | balanced
+    std::string tas_level;       // a level's nodeLabel
+    std::int32_t slice_size = 0;
+    Mark tas_level_mark;
     Mark mark;
 };
 
@@ -72,9 +79,31 @@ struct QueueArrivals {
     Mark mark;
 };
 
+// Kueue's generator `topology:` (topology_generator.go): one node per
+// combination of level indices, labelled "<level>-<i>" at each level's
+// nodeLabel, named "node-<first letter><i>-...", with the last level's
+// capacity (default 96 cpu, 256Gi memory) and 110 pods.
+struct TopologyLevel {
+    std::string name;
+    std::int64_t count = 0;
+    std::string node_label;
+    Mark mark;
+};
+struct TopologyConfig {
+    std::string name;
+    std::vector<TopologyLevel> levels;
+    std::string cpu = "96", memory = "256Gi";
+    std::int64_t nodes = 0;  // the product of the counts
+    Mark mark;
+};
+
 struct Scenario {
     std::string file;
     std::string flavor = "rf";
+    // resourceFlavor.topologyName / nodeLabel: the flavor selects the
+    // generated nodes (nodeLabels {<nodeLabel>: tas}) of the topology.
+    std::string flavor_topology, flavor_node_label;
+    std::optional<TopologyConfig> topology;
     std::vector<CohortSet> cohorts;
     std::vector<QueueArrivals> local_queues;
 };
