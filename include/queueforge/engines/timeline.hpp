@@ -10,7 +10,11 @@
 // namespace and LocalQueue per ClusterQueue, Workloads "<class>-<set>-<n>-<i>"
 // created every creationIntervalMs). queueforge adds `localQueues:`: arrival
 // sets into LocalQueues that already exist (a site or manifests given beside
-// the scenario), with requests over any resources.
+// the scenario), with requests over any resources. Kueue's TAS generator
+// fields are read too: `topology:` (levels with counts and node capacity),
+// the flavor's `nodeLabel` / `topologyName`, and per workload `tasConstraint`
+// (required | preferred | balanced), `tasLevel` and `sliceSize`; DRA settings
+// are refused.
 //
 // Thresholds follow Kueue's rangespec.yaml (checker_test.go).
 #include <queueforge/base/diagnostics.hpp>
