@@ -12,6 +12,7 @@
 #include <queueforge/base/yaml_load.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -485,4 +486,41 @@ TEST_CASE("TAS: a Topology whose levels Kueue would refuse is an error at the To
         CHECK(d->mark.line > 0);
         CHECK_FALSE(r.wl("j").admitted);
     }
+}
+
+TEST_CASE("TAS: whatever the mix, no node holds more pods than it has room for", "[sim][tas]") {
+    // 60 workloads of 1-cpu pods in every request mode and priority on the
+    // four 1-cpu nodes, with preemption: at the end each node runs at most
+    // one pod, and every admitted pod is on a node.
+    const std::string cq = queue("{name: tas, resources: [{name: cpu, nominalQuota: '10'}]}",
+                                 "preemption: {withinClusterQueue: LowerPriority}, ");
+    std::string yaml = kTopology + nodes() + cq;
+    const char* modes[] = {"required: cloud.com/rack", "preferred: cloud.com/rack", "unconstrained: true",
+                           "required: cloud.com/block", "", "podSetSliceRequiredTopology: cloud.com/rack, podSetSliceSize: 2"};
+    std::uint32_t s = 7;
+    for (int i = 0; i < 60; ++i) {
+        s = s * 1103515245u + 12345u;
+        const int count = 1 + static_cast<int>((s >> 16) % 4);
+        const std::string mode = modes[(s >> 8) % 6];
+        const bool slices = mode.find("SliceSize") != std::string::npos;
+        char created[32];
+        std::snprintf(created, sizeof created, "2025-06-01T10:%02d:%02dZ", i / 60, i % 60);
+        yaml += job("w" + std::to_string(i), slices ? 2 * ((count + 1) / 2) : count, mode, static_cast<int>((s >> 4) % 3) * 10,
+                    created);
+    }
+    Run r = qf_sim::run(yaml);
+    REQUIRE(r.result.topologies.size() == 1);
+    int placed = 0;
+    for (const auto& leaf : r.result.topologies[0].leaves) {
+        int pods = 0;
+        for (const auto& [w, n] : leaf.pods) pods += n;
+        INFO(leaf.values.back());
+        CHECK(pods <= 1);
+        placed += pods;
+    }
+    int admitted_pods = 0;
+    for (const auto& w : r.result.workloads)
+        if (w.admitted) admitted_pods += w.assignments[0].count;
+    CHECK(placed == admitted_pods);
+    CHECK(admitted_pods > 0);
 }
