@@ -7,6 +7,7 @@
 #include "engines/scheduler/cluster_state.hpp"
 #include "engines/scheduler/tas.hpp"
 
+#include <queueforge/base/tas_annotations.hpp>
 #include <queueforge/model/cluster.hpp>
 
 namespace queueforge::scheduler::detail {
@@ -47,10 +48,7 @@ void add_non_tas_usage(const Reader& rd, Model& m, std::map<std::string, topolog
     const std::string phase = rd.str_at(rd.map_at(&rd.r.doc, "status"), "phase");
     if (phase == "Succeeded" || phase == "Failed") return;
     for (const auto& [k, v] : rd.string_map(rd.map_at(&rd.r.doc, "metadata"), "annotations"))
-        if (k == "kueue.x-k8s.io/podset-required-topology" || k == "kueue.x-k8s.io/podset-preferred-topology" ||
-            k == "kueue.x-k8s.io/podset-unconstrained-topology" || k == "kueue.x-k8s.io/podset-slice-required-topology" ||
-            k == "kueue.x-k8s.io/podset-slice-required-topology-constraints")
-            return;
+        if (tas_annotations::marks_tas_pod(k)) return;
     std::vector<std::string> invalid, limits;
     const PodSetRequests reqs = podset_requests(rd, spec, 0, 1, nullptr, m.config, m, invalid, limits);
     topology::Amounts& u = usage[node];

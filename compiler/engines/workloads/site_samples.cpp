@@ -6,6 +6,7 @@
 // seconds, so the section order is the queue order.
 #include "engines/workloads/jobs.hpp"
 
+#include <queueforge/base/tas_annotations.hpp>
 #include <queueforge/frontend/site_parse.hpp>
 #include <queueforge/base/yaml_load.hpp>
 
@@ -81,17 +82,16 @@ std::optional<PodSet> inline_pod_set(const Reporter& rep, const site::PodSet& p,
         // As a job would carry them: Kueue's podset annotations.
         const auto& t = *p.topology;
         Node ann = Node::mapping(t.mark);
-        auto add = [&](const char* key, const std::string& value, Mark at) {
-            ann.set(std::string("kueue.x-k8s.io/") + key, Node::string(value, at.known() ? at : t.mark));
+        namespace a = tas_annotations;
+        auto add = [&](std::string_view key, const std::string& value, Mark at) {
+            ann.set(std::string(key), Node::string(value, at.known() ? at : t.mark));
         };
-        if (!t.required.value.empty()) add("podset-required-topology", t.required.value, t.required.mark);
-        if (!t.preferred.value.empty()) add("podset-preferred-topology", t.preferred.value, t.preferred.mark);
-        if (t.unconstrained)
-            add("podset-unconstrained-topology", t.unconstrained->value ? "true" : "false", t.unconstrained->mark);
-        if (!t.slice_required.value.empty())
-            add("podset-slice-required-topology", t.slice_required.value, t.slice_required.mark);
-        if (t.slice_size) add("podset-slice-size", std::to_string(t.slice_size->value), t.slice_size->mark);
-        if (!t.group_name.value.empty()) add("podset-group-name", t.group_name.value, t.group_name.mark);
+        if (!t.required.value.empty()) add(a::kRequired, t.required.value, t.required.mark);
+        if (!t.preferred.value.empty()) add(a::kPreferred, t.preferred.value, t.preferred.mark);
+        if (t.unconstrained) add(a::kUnconstrained, t.unconstrained->value ? "true" : "false", t.unconstrained->mark);
+        if (!t.slice_required.value.empty()) add(a::kSliceRequired, t.slice_required.value, t.slice_required.mark);
+        if (t.slice_size) add(a::kSliceSize, std::to_string(t.slice_size->value), t.slice_size->mark);
+        if (!t.group_name.value.empty()) add(a::kGroupName, t.group_name.value, t.group_name.mark);
         Node meta = Node::mapping(t.mark);
         meta.set("annotations", std::move(ann));
         ps.tmpl.set("metadata", std::move(meta));

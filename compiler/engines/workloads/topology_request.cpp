@@ -28,6 +28,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <queueforge/base/tas_annotations.hpp>
+
 #include <algorithm>
 #include <map>
 
@@ -35,13 +37,7 @@ namespace queueforge::workloads::detail {
 
 namespace {
 
-constexpr std::string_view kRequired = "kueue.x-k8s.io/podset-required-topology";
-constexpr std::string_view kPreferred = "kueue.x-k8s.io/podset-preferred-topology";
-constexpr std::string_view kUnconstrained = "kueue.x-k8s.io/podset-unconstrained-topology";
-constexpr std::string_view kSliceRequired = "kueue.x-k8s.io/podset-slice-required-topology";
-constexpr std::string_view kSliceSize = "kueue.x-k8s.io/podset-slice-size";
-constexpr std::string_view kSliceConstraints = "kueue.x-k8s.io/podset-slice-required-topology-constraints";
-constexpr std::string_view kGroupName = "kueue.x-k8s.io/podset-group-name";
+using namespace tas_annotations;
 
 constexpr std::int64_t kInt32Max = 2147483647;
 constexpr std::int64_t kInt32Min = -kInt32Max - 1;
