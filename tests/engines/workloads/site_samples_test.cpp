@@ -122,6 +122,59 @@ TEST_CASE("jobs: inline site samples become Workloads in section order") {
     CHECK(schema_errors(wls) == 0);
 }
 
+TEST_CASE("jobs: an inline sample's topology becomes Kueue's annotations and the Workload's topologyRequest", "[tas]") {
+    qf_test::TempDir tmp;
+    SiteRun r(R"(    - name: rack
+      namespace: ml
+      podSets:
+        - count: 4
+          requests: {cpu: 1}
+          topology: {required: cloud.com/rack, sliceRequired: kubernetes.io/hostname, sliceSize: 2})",
+              tmp.path);
+    INFO(qf_test::messages(r.d));
+    REQUIRE(r.out.size() == 1);
+    const Node& ps = *at(r.out[0].workload.doc, {"spec", "podSets", "0"});
+    CHECK(str(ps, {"template", "metadata", "annotations", "kueue.x-k8s.io/podset-required-topology"}) == "cloud.com/rack");
+    CHECK(str(ps, {"template", "metadata", "annotations", "kueue.x-k8s.io/podset-slice-size"}) == "2");
+    CHECK(str(ps, {"topologyRequest", "required"}) == "cloud.com/rack");
+    CHECK(str(ps, {"topologyRequest", "podSetSliceRequiredTopology"}) == "kubernetes.io/hostname");
+    CHECK(num(ps, {"topologyRequest", "podSetSliceSize"}) == 2);
+}
+
+TEST_CASE("jobs: an inline sample's topology that Kueue refuses is a positioned error", "[tas][badinput]") {
+    qf_test::TempDir tmp;
+    // Both required and preferred: Kueue's webhook refuses the pair; a slice
+    // size larger than the pod count too; a group of one podset as well.
+    SiteRun r(R"(    - name: both
+      namespace: ml
+      podSets:
+        - count: 2
+          requests: {cpu: 1}
+          topology: {required: cloud.com/rack, preferred: cloud.com/block}
+    - name: big-slice
+      namespace: ml
+      podSets:
+        - count: 2
+          requests: {cpu: 1}
+          topology: {required: cloud.com/rack, sliceRequired: cloud.com/rack, sliceSize: 4}
+    - name: lonely-group
+      namespace: ml
+      podSets:
+        - count: 2
+          requests: {cpu: 1}
+          topology: {required: cloud.com/rack, groupName: g})",
+              tmp.path);
+    CHECK(r.out.empty());
+    int errors = 0;
+    for (const auto& d : r.d.all())
+        if (d.severity == Severity::Error) {
+            ++errors;
+            CHECK(d.mark.line > 0);
+            CHECK(d.rule == "jobs.invalid");
+        }
+    CHECK(errors >= 3);
+}
+
 TEST_CASE("jobs: file site samples are read beside the site and take the entry's settings") {
     qf_test::TempDir tmp;
     qf_test::write_text(tmp.path / "jobs/pt.yaml", yaml(R"(
