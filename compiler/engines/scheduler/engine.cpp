@@ -180,7 +180,9 @@ void report_findings(const Model& m, const std::vector<WorkloadOutcome>& outcome
         const Workload& w = m.wls[i];
         const WorkloadOutcome& o = outcomes[i];
         if (w.holds) continue;
-        if (o.reason == "ExceedsMaxQuota" || o.reason == "NoMatchingFlavor" || o.reason == "Misconfigured") {
+        // TopologyPlacementFailed: the podset fits no domain even on empty nodes.
+        if (o.reason == "ExceedsMaxQuota" || o.reason == "NoMatchingFlavor" || o.reason == "Misconfigured" ||
+            o.reason == "TopologyPlacementFailed") {
             Diagnostic d;
             d.severity = Severity::Warning;
             d.file = w.file;
