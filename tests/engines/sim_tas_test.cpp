@@ -526,3 +526,19 @@ TEST_CASE("TAS: whatever the mix, no node holds more pods than it has room for",
     CHECK(placed == admitted_pods);
     CHECK(admitted_pods > 0);
 }
+
+TEST_CASE("TAS: nodes without a level label are reported twenty at a time, then counted", "[sim][tas]") {
+    std::string extra;
+    for (int i = 0; i < 30; ++i)
+        extra += "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: bare" + std::to_string(i) +
+                 "\n  labels: {pool: tas}\nstatus:\n  allocatable: {cpu: '1', pods: '10'}\n";
+    Run r = qf_sim::run(kTopology + nodes() + extra + kTasOnly + job("two", 2, "required: cloud.com/rack"));
+    int per_node = 0, summary = 0;
+    for (const auto& d : r.diags.all()) {
+        if (d.message.find("but no cloud.com/block label") != std::string::npos) ++per_node;
+        if (d.message.find("10 more Nodes with the labels of TAS flavor tas") != std::string::npos) ++summary;
+    }
+    CHECK(per_node == 20);
+    CHECK(summary == 1);
+    CHECK(r.wl("two").admitted);
+}

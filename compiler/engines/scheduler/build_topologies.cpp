@@ -107,7 +107,10 @@ void build_topologies(const Inputs& in, Model& m, Diagnostics& diags) {
         for (const auto& t : rf.tolerations) spec.flavor_tolerations.push_back(to_topology(t));
         spec.nodes = nodes;
         // A node with the flavor's labels but without a level label is left
-        // out by Kueue without a word (pkg/util/tas/node.go): say so here.
+        // out by Kueue without a word (pkg/util/tas/node.go): say so here,
+        // for the first kMaxReported of them, then how many more.
+        constexpr int kMaxReported = 20;
+        int unlabelled = 0;
         for (std::size_t i = 0; i < nodes.size(); ++i) {
             const auto& n = nodes[i];
             bool flavor_node = true;
@@ -118,6 +121,7 @@ void build_topologies(const Inputs& in, Model& m, Diagnostics& diags) {
             if (!flavor_node) continue;
             for (const auto& level : spec.levels)
                 if (!n.labels.count(level)) {
+                    if (++unlabelled > kMaxReported) break;
                     Reader nr{*in.nodes[i], diags};
                     nr.warning(nr.map_at(nr.map_at(&nr.r.doc, "metadata"), "labels"),
                                "has the labels of TAS flavor " + rf.name + " but no " + level + " label; Kueue leaves it "
@@ -126,6 +130,10 @@ void build_topologies(const Inputs& in, Model& m, Diagnostics& diags) {
                     break;
                 }
         }
+        if (unlabelled > kMaxReported)
+            rd.warning(nullptr, std::to_string(unlabelled - kMaxReported) + " more Nodes with the labels of TAS flavor " +
+                                    rf.name + " lack a level label and are left out",
+                       "sim.invalid");
         std::string error;
         auto topo = topology::Topology::build(spec, &error);
         if (!topo) {
