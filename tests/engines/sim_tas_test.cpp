@@ -339,6 +339,11 @@ TEST_CASE("TAS: examples/tas places its samples as its expectations say", "[sim]
     }
     CHECK(racks.size() == 1);
     CHECK(by_name["rack-72"]["status"] == "Pending");
+    CHECK(by_name["rack-72"]["reason"] == "TopologyPlacementFailed");  // Kueue's QuotaReserved=False reason
+    CHECK(by_name["rack-64"]["reason"].is_null());
+    auto text = qf_test::run_cli("simulate " + qf_test::shell_quote((qf_test::source_dir() / "examples" / "tas").string()));
+    CHECK(text.out.find("      TopologyPlacementFailed: couldn't assign flavors to pod set main: topology \"fabric\"") !=
+          std::string::npos);
     CHECK(by_name["rack-72"]["message"].get<std::string>().find("allows to fit only 8 out of 9 pod(s)") != std::string::npos);
     CHECK(by_name["prefer-rack-72"]["status"] == "Admitted");
 }

@@ -42,9 +42,15 @@ json outcome_summary(const scheduler::WorkloadOutcome& w) {
     json flavors = json::object();
     for (const auto& a : w.assignments)
         for (const auto& [r, f] : a.flavors) flavors[r] = f;
+    // Kueue's vocabulary: the QuotaReserved=False reason of a pending
+    // workload (WaitingForQuota, ExceedsMaxQuota, NoMatchingFlavor,
+    // TopologyPlacementFailed, Misconfigured, Suspended, ...), the Preempted
+    // reason of an evicted one (InClusterQueue, InCohortReclamation, ...).
     return {{"status", w.admitted ? "Admitted" : "Pending"},
             {"admission", admission(w)},
             {"borrowing", w.borrowing},
+            {"reason", !w.admitted && !w.reason.empty() ? json(w.reason) : json(nullptr)},
+            {"preemptionReason", w.preempted && !w.preemption_reason.empty() ? json(w.preemption_reason) : json(nullptr)},
             {"message", message(w)}};
 }
 

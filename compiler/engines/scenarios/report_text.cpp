@@ -69,12 +69,17 @@ std::string format_text(const Report& r) {
                 for (const auto& a : x.assignments)
                     if (a.topology_assignment)
                         out += "      placed " + a.name + " on " + a.topology_flavor + ": " + a.topology_summary + "\n";
-            if (!x.admitted && !x.message.empty()) out += "      " + x.message + "\n";
-            if (x.preempted && !x.preemption_message.empty()) out += "      " + x.preemption_message + "\n";
+            // Kueue's reason first, as `kubectl get workloads` shows it.
+            if (!x.admitted && !x.message.empty())
+                out += "      " + (x.reason.empty() ? std::string() : x.reason + ": ") + x.message + "\n";
+            if (x.preempted && !x.preemption_message.empty())
+                out += "      " + (x.preemption_reason.empty() ? std::string() : "Preempted (" + x.preemption_reason + "): ") +
+                       x.preemption_message + "\n";
             if (s->expect && !s->expectation_met) out += "      expectation: " + s->expectation_detail + "\n";
             if (!s->node_shape_problem.empty()) out += "      node shape: " + s->node_shape_problem + "\n";
             if (s->alone && !s->alone->admitted && !s->alone->message.empty())
-                out += "      alone: " + s->alone->message + "\n";
+                out += "      alone: " + (s->alone->reason.empty() ? std::string() : s->alone->reason + ": ") +
+                       s->alone->message + "\n";
         }
         out += "\n";
     }
