@@ -38,6 +38,13 @@ json message(const scheduler::WorkloadOutcome& w) {
     return nullptr;
 }
 
+json reason(const scheduler::WorkloadOutcome& w) {
+    return !w.admitted && !w.reason.empty() ? json(w.reason) : json(nullptr);
+}
+json preemption_reason(const scheduler::WorkloadOutcome& w) {
+    return w.preempted && !w.preemption_reason.empty() ? json(w.preemption_reason) : json(nullptr);
+}
+
 json outcome_summary(const scheduler::WorkloadOutcome& w) {
     json flavors = json::object();
     for (const auto& a : w.assignments)
@@ -49,8 +56,8 @@ json outcome_summary(const scheduler::WorkloadOutcome& w) {
     return {{"status", w.admitted ? "Admitted" : "Pending"},
             {"admission", admission(w)},
             {"borrowing", w.borrowing},
-            {"reason", !w.admitted && !w.reason.empty() ? json(w.reason) : json(nullptr)},
-            {"preemptionReason", w.preempted && !w.preemption_reason.empty() ? json(w.preemption_reason) : json(nullptr)},
+            {"reason", reason(w)},
+            {"preemptionReason", preemption_reason(w)},
             {"message", message(w)}};
 }
 
@@ -77,6 +84,8 @@ std::string format_json(const Report& r) {
                              {"admittedInCycle", w.admitted_in_cycle ? json(*w.admitted_in_cycle) : json(nullptr)},
                              {"admission", admission(w)},
                              {"borrowing", w.borrowing},
+                             {"reason", reason(w)},
+                             {"preemptionReason", preemption_reason(w)},
                              {"message", message(w)},
                              {"expectation", e},
                              {"nodeShape", s.node_shape_problem.empty() ? json(nullptr) : json(s.node_shape_problem)}});
