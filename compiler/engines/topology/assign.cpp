@@ -97,7 +97,7 @@ Outcome Topology::assign_impl(const std::vector<PodSetRequest>& podsets, const O
         }
     }
 
-    Placer placer(s, options);
+    Placer placer(s, usage_.data(), options);
     if (replacement) return replace(s, placer, podsets, groups, *replacement);
     for (const auto& g : groups) {
         // findLeaderAndWorkers: the second podset leads unless its count is

@@ -28,14 +28,11 @@ std::string join(const std::vector<std::string>& v, std::size_t from = 0) {
 
 }  // namespace
 
-Topology::Topology() : impl_(std::make_unique<Snapshot>()) {}
+Topology::Topology() : impl_(std::make_shared<Snapshot>()) {}
 Topology::Topology(Topology&&) noexcept = default;
 Topology& Topology::operator=(Topology&&) noexcept = default;
-Topology::Topology(const Topology& o) : impl_(std::make_unique<Snapshot>(*o.impl_)) {}
-Topology& Topology::operator=(const Topology& o) {
-    if (this != &o) impl_ = std::make_unique<Snapshot>(*o.impl_);
-    return *this;
-}
+Topology::Topology(const Topology&) = default;
+Topology& Topology::operator=(const Topology&) = default;
 Topology::~Topology() = default;
 
 const std::vector<std::string>& Topology::levels() const { return impl_->levels; }
@@ -75,8 +72,8 @@ std::optional<Topology> Topology::build(const TopologySpec& spec, std::string* e
         return fail("topology \"" + spec.name + "\": " + std::to_string(spec.nodes.size()) +
                     " nodes, more than the limit of " + std::to_string(kMaxNodes));
 
-    Topology t;
-    Snapshot& s = *t.impl_;
+    auto built = std::make_shared<Snapshot>();
+    Snapshot& s = *built;
     s.name = spec.name;
     s.levels = spec.levels;
     s.lowest_is_hostname = spec.levels.back() == kHostnameLabel;
@@ -154,7 +151,6 @@ std::optional<Topology> Topology::build(const TopologySpec& spec, std::string* e
             leaf.domain = di;
             leaf.id = leaf_id;
             leaf.free.assign(R, 0);
-            leaf.tas_usage.assign(R, 0);
             if (s.lowest_is_hostname) {
                 leaf.node = static_cast<int>(s.nodes.size());
                 s.nodes.push_back(NodeInfo{n.name, n.labels, n.taints});
@@ -178,6 +174,9 @@ std::optional<Topology> Topology::build(const TopologySpec& spec, std::string* e
                   [&](int a, int b) { return s.domains[a].values < s.domains[b].values; });
         for (std::size_t i = 0; i < level.size(); ++i) s.domains[level[i]].rank = static_cast<int>(i);
     }
+    Topology t;
+    t.usage_.assign(s.leaves.size() * s.resources.size(), 0);
+    t.impl_ = std::move(built);
     return t;
 }
 

@@ -18,6 +18,7 @@ void Placer::fill_leaves(const PodSetRequest& w, const PodSetRequest* leader) {
     std::vector<i64> rem(s_.resources.size());
     std::vector<int> limited(req.size(), 0);  // leaves where request k limits to zero pods
     for (const auto& leaf : s_.leaves) {
+        const std::size_t leaf_base = static_cast<std::size_t>(&leaf - s_.leaves.data()) * s_.resources.size();
         ++stats_.total_nodes;
         // Per-node feasibility runs only when the lowest level is the node
         // (isLowestLevelNode): untolerated NoSchedule/NoExecute taint first,
@@ -79,7 +80,7 @@ void Placer::fill_leaves(const PodSetRequest& w, const PodSetRequest* leader) {
         // WithSimulateEmpty: the capacity as if no TAS workload ran (the
         // pods of this workload's earlier podsets still count).
         for (std::size_t r = 0; r < rem.size(); ++r)
-            rem[r] = o_.simulate_empty ? leaf.free[r] : sat_add(leaf.free[r], -leaf.tas_usage[r]);
+            rem[r] = o_.simulate_empty ? leaf.free[r] : sat_add(leaf.free[r], -usage_[leaf_base + r]);
         if (!assumed.empty()) {
             auto a = assumed.find(static_cast<int>(&leaf - s_.leaves.data()));
             if (a != assumed.end())

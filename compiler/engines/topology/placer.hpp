@@ -193,7 +193,9 @@ struct Params {
 
 class Placer {
 public:
-    Placer(const Snapshot& s, const Options& o) : s_(s), o_(o), st_(s.domains.size()) {}
+    // `usage`: the topology's recorded placements, leaf * resources + resource.
+    Placer(const Snapshot& s, const std::int64_t* usage, const Options& o)
+        : s_(s), usage_(usage), o_(o), st_(s.domains.size()) {}
 
     // assumed usage of earlier podsets of the same call, per leaf
     std::map<int, std::vector<i64>> assumed;
@@ -212,6 +214,7 @@ public:
 
 private:
     const Snapshot& s_;
+    const std::int64_t* usage_;
     const Options& o_;
     std::vector<State> st_;
     Stats stats_;

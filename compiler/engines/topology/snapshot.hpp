@@ -25,8 +25,8 @@ struct Leaf {
     int domain = -1;
     std::string id;  // Kueue's domain ID: the hostname, or the values joined by ','
     int node = -1;   // the node (hostname topologies only): per-node feasibility
-    std::vector<std::int64_t> free;       // allocatable - non-TAS usage, per resource
-    std::vector<std::int64_t> tas_usage;  // committed placements, per resource
+    std::vector<std::int64_t> free;  // allocatable - non-TAS usage, per resource
+    // (the placements' usage lives in the Topology, beside this shared tree)
 };
 
 struct NodeInfo {

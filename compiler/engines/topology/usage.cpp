@@ -35,14 +35,14 @@ void Topology::release(const std::vector<PodSetRequest>& podsets, const Outcome&
 }
 
 bool Topology::change_usage(const std::vector<std::string>& values, const Amounts& per_pod, std::int32_t count, int sign) {
-    Snapshot& s = *impl_;
+    const Snapshot& s = *impl_;
     std::string id;
     for (std::size_t k = 0; k < values.size(); ++k) id += (k ? "," : "") + values[k];
     auto leaf = s.leaf_by_id.find(id);
     if (leaf == s.leaf_by_id.end()) return false;
     // A resource no node has gets no column: nothing can be placed against it.
     const Reqs req = resolve(s, per_pod, false);
-    auto& u = s.leaves[leaf->second].tas_usage;
+    std::int64_t* u = usage_.data() + static_cast<std::size_t>(leaf->second) * s.resources.size();
     auto apply = [&](std::size_t idx, std::int64_t amount) {
         // Taking away never goes below zero: usage that was not recorded
         // (a node that went away, a double release) is not invented.
@@ -61,13 +61,14 @@ bool Topology::fits(const std::vector<std::string>& values, const Amounts& per_p
     auto leaf = s.leaf_by_id.find(id);
     if (leaf == s.leaf_by_id.end()) return false;
     const Leaf& l = s.leaves[leaf->second];
+    const std::int64_t* u = usage_.data() + static_cast<std::size_t>(leaf->second) * s.resources.size();
     std::vector<i64> rem(s.resources.size());
-    for (std::size_t r = 0; r < rem.size(); ++r) rem[r] = sat_add(l.free[r], -l.tas_usage[r]);
+    for (std::size_t r = 0; r < rem.size(); ++r) rem[r] = sat_add(l.free[r], -u[r]);
     return count_in(resolve(s, per_pod, true), rem.data()).first >= count;
 }
 
 void Topology::clear_usage() {
-    for (auto& l : impl_->leaves) std::fill(l.tas_usage.begin(), l.tas_usage.end(), 0);
+    std::fill(usage_.begin(), usage_.end(), 0);
 }
 
 bool Topology::add_usage(const std::vector<std::string>& values, const Amounts& per_pod, std::int32_t count) {

@@ -205,7 +205,8 @@ public:
     static std::optional<Topology> build(const TopologySpec& spec, std::string* error);
     Topology(Topology&&) noexcept;
     Topology& operator=(Topology&&) noexcept;
-    // A deep copy, usage included (the simulator forks its model per sample).
+    // A copy shares the node tree (immutable once built) and copies the
+    // usage: the simulator forks its model per sample.
     Topology(const Topology&);
     Topology& operator=(const Topology&);
     ~Topology();
@@ -261,7 +262,10 @@ private:
     bool change_usage(const std::vector<std::string>& values, const Amounts& per_pod, std::int32_t count, int sign);
     Outcome assign_impl(const std::vector<PodSetRequest>& podsets, const Options& options,
                         const NodeReplacement* replacement) const;
-    std::unique_ptr<Snapshot> impl_;
+    std::shared_ptr<const Snapshot> impl_;
+    // Recorded placements: per leaf, one amount per resource of the
+    // snapshot's resource table (leaf * resources + resource).
+    std::vector<std::int64_t> usage_;
 };
 
 // Text form of an assignment: "r1: 4, r2: 4" (values joined by '/').

@@ -233,3 +233,21 @@ TEST_CASE("topology: extreme amounts saturate instead of overflowing", "[topolog
     CHECK_FALSE(t->add_usage({"nowhere"}, {{"cpu", 1}}, 1));
     CHECK(t->assign({gpus(1, 1, topo::Mode::Required, "rack")}).error.empty());
 }
+
+TEST_CASE("topology: a copy shares the nodes but not the usage", "[topology]") {
+    std::string err;
+    auto t = topo::Topology::build(two_racks(), &err);
+    REQUIRE(t);
+    std::vector<topo::PodSetRequest> job{gpus(2, 8, topo::Mode::Required, "rack")};
+    topo::Topology copy = *t;
+    auto placed = copy.assign(job);
+    REQUIRE(placed.placed());
+    copy.commit(job, placed);
+    // The copy's placement does not reach the original, nor the other way.
+    CHECK(topo::to_text(*t->assign(job).podsets[0].assignment) == "a1: 1, a2: 1");
+    CHECK(topo::to_text(*copy.assign(job).podsets[0].assignment) == "b1: 1, b2: 1");
+    t->commit(job, t->assign(job));
+    t->clear_usage();
+    CHECK(topo::to_text(*copy.assign(job).podsets[0].assignment) == "b1: 1, b2: 1");
+    CHECK(copy.levels() == t->levels());
+}
