@@ -8,6 +8,7 @@
 
 #include "engines/timeline/generate.hpp"
 #include "test_util.hpp"
+#include "timeline_util.hpp"
 
 #include <algorithm>
 
@@ -15,27 +16,10 @@ using namespace queueforge;
 
 namespace {
 
-timeline::Scenario parse_ok(const std::string& text) {
-    Diagnostics d;
-    auto s = timeline::parse_scenario("scenario.yaml", text, d);
-    INFO(render_text(d, {}));
-    REQUIRE(s);
-    REQUIRE(!d.has_errors());
-    return *s;
-}
+using qf_timeline::errors_of;
+using qf_timeline::parse_ok;
+using qf_timeline::wl_class;
 
-std::string errors_of(const std::string& text) {
-    Diagnostics d;
-    auto s = timeline::parse_scenario("scenario.yaml", text, d);
-    CHECK(!s);
-    return render_text(d, {});
-}
-
-const timeline::WorkloadClassReport& wl_class(const timeline::Report& r, const std::string& name) {
-    auto it = std::find_if(r.workload_classes.begin(), r.workload_classes.end(), [&](auto& c) { return c.name == name; });
-    REQUIRE(it != r.workload_classes.end());
-    return *it;
-}
 
 const Resource* find(const std::vector<Resource>& objs, const std::string& kind, const std::string& name) {
     for (const auto& r : objs)

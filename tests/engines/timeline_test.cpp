@@ -8,6 +8,7 @@
 #include <queueforge/engines/timeline.hpp>
 
 #include "test_util.hpp"
+#include "timeline_util.hpp"
 
 #include <algorithm>
 
@@ -15,32 +16,15 @@ using namespace queueforge;
 
 namespace {
 
-timeline::Scenario parse_ok(const std::string& text) {
-    Diagnostics d;
-    auto s = timeline::parse_scenario("scenario.yaml", text, d);
-    INFO(render_text(d, {}));
-    REQUIRE(s);
-    REQUIRE(!d.has_errors());
-    return *s;
-}
-
-std::string errors_of(const std::string& text) {
-    Diagnostics d;
-    auto s = timeline::parse_scenario("scenario.yaml", text, d);
-    CHECK(!s);
-    return render_text(d, {});
-}
+using qf_timeline::errors_of;
+using qf_timeline::parse_ok;
+using qf_timeline::wl_class;
 
 timeline::Report run(const std::string& text, Diagnostics& d, const std::vector<Resource>& cluster = {}) {
     auto s = parse_ok(text);
     return timeline::run(s, cluster, {}, d);
 }
 
-const timeline::WorkloadClassReport& wl_class(const timeline::Report& r, const std::string& name) {
-    auto it = std::find_if(r.workload_classes.begin(), r.workload_classes.end(), [&](auto& c) { return c.name == name; });
-    REQUIRE(it != r.workload_classes.end());
-    return *it;
-}
 
 // One cohort, one ClusterQueue of 2 cpu; four 1-cpu workloads arrive every
 // 100 ms and run 250 ms each.

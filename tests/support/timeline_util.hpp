@@ -1,0 +1,38 @@
+#pragma once
+// Reading timeline scenarios in tests, shared by the timeline_*_test files.
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/engines/timeline.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace qf_timeline {
+
+// A scenario that must parse without errors.
+inline queueforge::timeline::Scenario parse_ok(const std::string& text) {
+    queueforge::Diagnostics d;
+    auto s = queueforge::timeline::parse_scenario("scenario.yaml", text, d);
+    INFO(queueforge::render_text(d, {}));
+    REQUIRE(s);
+    REQUIRE(!d.has_errors());
+    return *s;
+}
+
+// The rendered findings of a scenario that must be refused.
+inline std::string errors_of(const std::string& text) {
+    queueforge::Diagnostics d;
+    auto s = queueforge::timeline::parse_scenario("scenario.yaml", text, d);
+    CHECK(!s);
+    return queueforge::render_text(d, {});
+}
+
+inline const queueforge::timeline::WorkloadClassReport& wl_class(const queueforge::timeline::Report& r,
+                                                                  const std::string& name) {
+    auto it = std::find_if(r.workload_classes.begin(), r.workload_classes.end(), [&](auto& c) { return c.name == name; });
+    REQUIRE(it != r.workload_classes.end());
+    return *it;
+}
+
+}  // namespace qf_timeline
