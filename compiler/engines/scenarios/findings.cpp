@@ -11,10 +11,7 @@ Diagnostics findings(const Report& r) {
             d.add({Severity::Error, w.file, w.mark, std::move(msg), rule, ref, ""});
         };
         if (s.expect && !s.expectation_met) add("sim.expectation", "expectation not met: " + s.expectation_detail);
-        // A sample declared `expect: {status: Pending}` is meant never to
-        // fit: that it does not is the expectation met, not a finding.
-        const bool meant_pending = s.expect && s.expect->status == "Pending" && s.expectation_met;
-        if (s.alone && !s.alone->admitted && !meant_pending)
+        if (s.never_fits())
             add("sim.never-admitted", "does not fit even alone on the configured cluster" +
                                           (s.alone->message.empty() ? std::string() : ": " + s.alone->message));
         if (!s.node_shape_problem.empty()) add("sim.node-shape", s.node_shape_problem);

@@ -120,9 +120,7 @@ Report run(Inputs inputs, const Options& opts, Diagnostics& diags) {
             sr.expect = it->second->expect;
             check_expectation(sr);
             if (!sr.expectation_met) report.all_expectations_met = false;
-            // A sample expected to stay Pending that never fits is as intended.
-            const bool meant_pending = sr.expect && sr.expect->status == "Pending" && sr.expectation_met;
-            if (sr.alone && !sr.alone->admitted && !meant_pending) report.some_never_admitted = true;
+            if (sr.never_fits()) report.some_never_admitted = true;
         }
         report.workloads.push_back(std::move(sr));
     }

@@ -32,6 +32,12 @@ struct SampleReport {
     // "alone: ", the alone run. Empty when it fits or nothing is known.
     std::string node_shape_problem;
     bool alone_node_shape = false;  // admitted alone, but its pods fit no node
+    // Not admitted even alone, and not a sample declared `expect: {status:
+    // Pending}` (one meant never to fit meets its expectation instead).
+    bool never_fits() const {
+        const bool meant_pending = expect && expect->status == "Pending" && expectation_met;
+        return alone && !alone->admitted && !meant_pending;
+    }
 };
 
 struct Report {
