@@ -169,7 +169,7 @@ int run_check(CheckFlags f) {
         }
         for (auto& s : r.sources) ctx.sources.push_back(std::move(s));
         for (const auto& i : cluster.inputs) ctx.inputs.push_back(i);
-        merge_summary(summary, r.summary);
+        merge_summary(summary, std::move(r.summary));
         if (!site.empty()) ctx.sites.push_back(site);
     }
     if (staged) {
@@ -178,7 +178,7 @@ int run_check(CheckFlags f) {
             if (i.compare(0, staged_prefix.size(), staged_prefix) == 0)
                 i = staged->label + i.substr(staged_prefix.size());
     }
-    return finish_report(*format, diags, ctx, f.gate, summary);
+    return finish_report(*format, diags, ctx, f.gate, std::move(summary));
 }
 
 }  // namespace

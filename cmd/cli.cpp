@@ -1,7 +1,9 @@
 #include "cli.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <unistd.h>
 
@@ -74,12 +76,12 @@ int report(Diagnostics& diags, std::vector<SourceText> sources, const GateFlags&
 }
 
 int finish_report(const ReportFormat& format, Diagnostics& diags, ReportContext& ctx, const GateFlags& g,
-                  const ValidationSummary& summary) {
+                  ValidationSummary summary) {
     if (int rc = apply_gate(diags, ctx.sources, g); rc != kOk) return rc;
     ctx.tool_version = QF_VERSION;
     ctx.objects_checked = summary.objects;
-    ctx.per_kind = summary.per_kind;
-    ctx.objects = summary.checked;
+    ctx.per_kind = std::move(summary.per_kind);
+    ctx.objects = std::move(summary.checked);
     ctx.color = format.name == "text" && isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
     ctx.fail_level = parse_fail_level(g.fail_level);
     std::cout << format_report(format, diags, ctx);
@@ -87,12 +89,13 @@ int finish_report(const ReportFormat& format, Diagnostics& diags, ReportContext&
     return exit_code(diags, ctx.fail_level);
 }
 
-void merge_summary(ValidationSummary& into, const ValidationSummary& from) {
+void merge_summary(ValidationSummary& into, ValidationSummary from) {
     into.objects += from.objects;
     std::map<std::string, std::size_t> kinds(into.per_kind.begin(), into.per_kind.end());
     for (const auto& [kind, n] : from.per_kind) kinds[kind] += n;
     into.per_kind.assign(kinds.begin(), kinds.end());
-    into.checked.insert(into.checked.end(), from.checked.begin(), from.checked.end());
+    if (into.checked.empty()) into.checked = std::move(from.checked);
+    else std::move(from.checked.begin(), from.checked.end(), std::back_inserter(into.checked));
 }
 
 void add_policy_flags(CLI::App& sub, policy::Options& opts) {

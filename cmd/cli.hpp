@@ -56,7 +56,7 @@ int report(Diagnostics& diags, std::vector<SourceText> sources);
 // the exit code (validate, check). Fills the context's tool version, colour
 // and fail level.
 int finish_report(const ReportFormat& format, Diagnostics& diags, ReportContext& ctx, const GateFlags& g,
-                  const ValidationSummary& summary);
+                  ValidationSummary summary);
 
 // --policy, --no-builtin-policies (validate and check; --disable is a gate flag
 // that also switches policies off).
@@ -64,7 +64,7 @@ void add_policy_flags(CLI::App& sub, policy::Options& opts);
 
 // Adds one cluster's validation summary to the run's (commands that check
 // several sites report them together).
-void merge_summary(ValidationSummary& into, const ValidationSummary& from);
+void merge_summary(ValidationSummary& into, ValidationSummary from);
 
 // Each subcommand registers itself on the app and sets `run` to its body.
 struct Command {

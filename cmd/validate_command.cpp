@@ -65,7 +65,7 @@ int run_validate(ValidateFlags f) {
         if (!site.empty()) ctx.sites.push_back(site);
     }
     ctx.summary = f.summary;
-    return finish_report(*format, diags, ctx, f.gate, summary);
+    return finish_report(*format, diags, ctx, f.gate, std::move(summary));
 }
 
 }  // namespace

@@ -444,3 +444,100 @@ TEST_CASE("cel: documents converted lazily read as the eager conversion", "[cel]
     REQUIRE(cel::from_node(deep).is_error());
     CHECK(cel::from_node_lazy(deep).error_message() == cel::from_node(deep).error_message());
 }
+
+TEST_CASE("cel: a kind index visits only the required kind and changes no result", "[cel]") {
+    queueforge::Diagnostics diags;
+    auto docs = queueforge::load_yaml("t.yaml", R"(kind: A
+x: 2
+---
+kind: B
+x: 5
+---
+kind: 7
+x: 3
+---
+kind: A
+x: 1
+---
+x: 9
+---
+kind: A
+x: "no number"
+)", diags);
+    REQUIRE(docs.size() == 6);
+    Value::ListItems items;
+    for (const auto& d : docs) items.push_back(cel::from_node_lazy(d.root));
+    // An object from_node refuses (a repeated key) is an error, not a map.
+    queueforge::Node dup = queueforge::Node::mapping();
+    dup.entries().push_back(queueforge::Node::Entry{"kind", {}, queueforge::Node::string("A")});
+    dup.entries().push_back(queueforge::Node::Entry{"kind", {}, queueforge::Node::string("A")});
+    const Value objects = Value::list(items);
+    cel::KindIndex index;
+    index.list = objects.identity();
+    index.by_kind["A"] = {0, 3, 5};
+    index.by_kind["B"] = {1};
+    index.other = {2, 4};  // kind 7 and no kind
+    const cel::Activation act{{"objects", objects}};
+    for (const char* expr : {
+             "objects.filter(o, o.kind == 'A' && o.x > 1)",  // the string x: an error, as without the index
+             "objects.filter(o, o.kind == 'A' && type(o.x) == int && o.x > 1)",
+             "objects.filter(o, 'B' == o.kind)",
+             "objects.filter(o, has(o.kind) && o.kind == 'A')",
+             "objects.filter(o, o.x > 0 && (o.kind == 'C' && true))",
+             "objects.exists(o, o.kind == 'B' && o.x == 5)",
+             "objects.exists(o, o.kind == 'A' && o.x == 5)",
+             "objects.exists_one(o, o.kind == 'A' && o.x == 1)",
+             "objects.filter(o, o.kind == 'A' && type(o.x) == int).map(o, o.x)",
+             "objects.map(o, has(o.kind) && o.kind == 'A', o.x)",
+             "objects.all(o, o.kind == 'A' && true)",  // not indexed: all needs every element
+         }) {
+        INFO(expr);
+        cel::EvalStats plain_stats, indexed_stats;
+        auto compiled = cel::compile(expr);
+        REQUIRE(std::holds_alternative<cel::Program>(compiled));
+        const auto& program = std::get<cel::Program>(compiled);
+        const Value plain = program.eval(act, {}, &plain_stats);
+        const Value indexed = program.eval(act, {.kind_index = &index}, &indexed_stats);
+        CHECK(indexed.debug_string() == plain.debug_string());
+        CHECK(indexed_stats.cost <= plain_stats.cost);
+    }
+    // The index does the work of the kind's elements only.
+    cel::EvalStats plain_stats, indexed_stats;
+    auto compiled = cel::compile("objects.filter(o, o.kind == 'B')");
+    const auto& program = std::get<cel::Program>(compiled);
+    CHECK(program.eval(act, {}, &plain_stats).debug_string() == program.eval(act, {.kind_index = &index}, &indexed_stats).debug_string());
+    CHECK(indexed_stats.cost < plain_stats.cost);
+    // Another list, even with the same elements, is not the indexed one.
+    const cel::Activation copy{{"objects", Value::list(items)}};
+    cel::EvalStats copy_stats;
+    CHECK(program.eval(copy, {.kind_index = &index}, &copy_stats).is_error());  // `x: 9` has no kind
+    CHECK(copy_stats.cost == plain_stats.cost);
+    // A repeated-key object is visited whatever the kind asked for.
+    Value::ListItems with_dup = items;
+    with_dup.push_back(cel::from_node_lazy(dup));
+    const Value objects2 = Value::list(with_dup);
+    cel::KindIndex index2 = index;
+    index2.list = objects2.identity();
+    index2.other.push_back(6);
+    const cel::Activation act2{{"objects", objects2}};
+    auto filter = cel::compile("objects.filter(o, o.kind == 'B')");
+    const auto& p2 = std::get<cel::Program>(filter);
+    CHECK(p2.eval(act2, {.kind_index = &index2}).debug_string() == p2.eval(act2).debug_string());
+    CHECK(p2.eval(act2).is_error());
+}
+
+TEST_CASE("cel: unconverted gives the lazy value anew, equal to the one read", "[cel]") {
+    queueforge::Diagnostics diags;
+    auto docs = queueforge::load_yaml("t.yaml", "kind: A\nspec:\n  items: [1, {b: c}]\n  name: nm\n", diags);
+    REQUIRE(docs.size() == 1);
+    const Value lazy = cel::from_node_lazy(docs[0].root);
+    const cel::Activation act{{"object", lazy}};
+    CHECK(run("object.spec.items[1].b == 'c' && object.spec.name == 'nm'", act).debug_string() == "true");
+    const Value fresh = cel::unconverted(lazy);
+    CHECK(fresh.identity() != lazy.identity());
+    CHECK(fresh.equals(lazy));
+    CHECK(fresh.debug_string() == cel::from_node(docs[0].root).debug_string());
+    CHECK(cel::unconverted(Value::integer(3)).debug_string() == "3");
+    const Value eager = cel::from_node(docs[0].root);  // not lazy: returned as it is
+    CHECK(cel::unconverted(eager).identity() == eager.identity());
+}

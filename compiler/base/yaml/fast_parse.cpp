@@ -2,6 +2,8 @@
 
 #include "scalar_resolve.hpp"
 
+#include <deque>
+#include <iterator>
 #include <string>
 #include <unordered_set>
 
@@ -55,6 +57,8 @@ public:
 
 private:
     std::string_view t_;
+    std::deque<std::vector<Node::Entry>> entry_stack_;  // scratch()
+    std::deque<std::vector<Node>> item_stack_;
     const LoadOptions& o_;
     std::size_t p_ = 0;
     std::size_t line_start_ = 0;
@@ -235,8 +239,8 @@ private:
     }
 
     // Adds a key/value, refusing duplicates (the full reader reports them).
-    static void add_entry(Node& map, std::string key, Mark key_mark, Node value, std::unordered_set<std::string>* index) {
-        auto& entries = map.entries();
+    static void add_entry(std::vector<Node::Entry>& entries, std::string key, Mark key_mark, Node value,
+                          std::unordered_set<std::string>* index) {
         if (index) {
             if (!index->insert(key).second) throw Bail{};
         } else {
@@ -246,9 +250,28 @@ private:
         entries.push_back(Node::Entry{std::move(key), key_mark, std::move(value)});
     }
 
+    // The entries or items of the collection being read at each depth: they
+    // are gathered here and moved into the node once, at their final size,
+    // so a tree has no growth slack (documents stay in memory while they are
+    // checked) and a collection is allocated once, not once per doubling.
+    template <class T>
+    static std::vector<T>& scratch(std::deque<std::vector<T>>& stack, int depth) {
+        const auto d = static_cast<std::size_t>(depth);
+        if (stack.size() <= d) stack.resize(d + 1);  // a deque: the callers' vectors stay where they are
+        stack[d].clear();
+        return stack[d];
+    }
+    template <class T>
+    static void take(std::vector<T>& into, std::vector<T>& from) {
+        into.reserve(from.size());
+        std::move(from.begin(), from.end(), std::back_inserter(into));
+        from.clear();
+    }
+
     Node block_map(int indent, int depth) {
         count(depth);
         Node map = Node::mapping(here());
+        auto& entries = scratch(entry_stack_, depth);
         std::unordered_set<std::string> index;
         bool use_index = false;
         for (;;) {
@@ -256,17 +279,15 @@ private:
             bool plain = true;
             std::string key = read_key(key_mark, plain);
             Node value = block_value(indent, depth + 1, /*in_map=*/true);
-            if (!use_index && map.entries().size() >= 32) {
-                for (const auto& e : map.entries()) index.insert(e.key);
+            if (!use_index && entries.size() >= 32) {
+                for (const auto& e : entries) index.insert(e.key);
                 use_index = true;
             }
-            add_entry(map, std::move(key), key_mark, std::move(value), use_index ? &index : nullptr);
+            add_entry(entries, std::move(key), key_mark, std::move(value), use_index ? &index : nullptr);
             int next = peek_next_indent();
             if (next != indent) {
                 if (next > indent) throw Bail{};
-                // Documents stay in memory while they are checked: no
-                // growth slack (a third of the tree for 100k objects).
-                map.entries().shrink_to_fit();
+                take(map.entries(), entries);
                 return map;
             }
             advance_to_next_content();
@@ -277,6 +298,7 @@ private:
     Node block_seq(int indent, int depth) {
         count(depth);
         Node seq = Node::sequence(here());
+        auto& items = scratch(item_stack_, depth);
         for (;;) {
             ++p_;  // '-'
             if (rest_of_line_empty()) {
@@ -284,7 +306,7 @@ private:
                 int next = peek_next_indent(&dash);
                 if (next > indent) {
                     int ind = advance_to_next_content();
-                    seq.push(block_node(ind, depth + 1));
+                    items.push_back(block_node(ind, depth + 1));
                 } else {
                     throw Bail{};  // "-" with nothing: null item; rare, leave to yaml-cpp
                 }
@@ -292,9 +314,9 @@ private:
                 while (is_space(cur())) ++p_;
                 if (at_seq_entry()) throw Bail{};
                 if (line_is_map_entry()) {
-                    seq.push(block_map(column(), depth + 1));
+                    items.push_back(block_map(column(), depth + 1));
                 } else {
-                    seq.push(inline_value(depth + 1));
+                    items.push_back(inline_value(depth + 1));
                     if (!rest_of_line_empty()) throw Bail{};
                     if (peek_next_indent() > indent) throw Bail{};
                 }
@@ -303,7 +325,7 @@ private:
             int next = peek_next_indent(&dash);
             if (next != indent || !dash) {
                 if (next > indent) throw Bail{};
-                seq.items().shrink_to_fit();
+                take(seq.items(), items);
                 return seq;
             }
             advance_to_next_content();
@@ -444,13 +466,20 @@ private:
         const char close = is_map ? '}' : ']';
         ++p_;
         Node n = is_map ? Node::mapping(m) : Node::sequence(m);
+        auto& entries = scratch(entry_stack_, depth);
+        auto& items = scratch(item_stack_, depth);
+        auto done = [&] {
+            if (is_map) take(n.entries(), entries);
+            else take(n.items(), items);
+            return std::move(n);
+        };
         std::unordered_set<std::string> index;
         bool first = true;
         for (;;) {
             skip_flow_space();
             if (cur() == close) {
                 ++p_;
-                return n;
+                return done();
             }
             if (!first) {
                 if (cur() != ',') throw Bail{};
@@ -458,12 +487,12 @@ private:
                 skip_flow_space();
                 if (cur() == close) {  // a trailing comma
                     ++p_;
-                    return n;
+                    return done();
                 }
             }
             first = false;
             if (!is_map) {
-                n.push(flow_value(depth + 1));
+                items.push_back(flow_value(depth + 1));
                 continue;
             }
             Mark km = here();
@@ -479,9 +508,9 @@ private:
             skip_flow_space();
             if (cur() == ',' || cur() == close) throw Bail{};
             Node value = flow_value(depth + 1);
-            if (n.entries().size() >= 32 && index.empty())
-                for (const auto& e : n.entries()) index.insert(e.key);
-            add_entry(n, key.text(), km, std::move(value), index.empty() ? nullptr : &index);
+            if (entries.size() >= 32 && index.empty())
+                for (const auto& e : entries) index.insert(e.key);
+            add_entry(entries, key.text(), km, std::move(value), index.empty() ? nullptr : &index);
         }
     }
 

@@ -6,6 +6,10 @@
 
 #include "checks/cel/values.hpp"
 
+#include <algorithm>
+#include <iterator>
+#include <optional>
+
 namespace queueforge::cel {
 namespace {
 
@@ -63,6 +67,48 @@ Value eval_optional_macro(EvalContext& ctx, const Expr& e, const Value& range) {
     return r;
 }
 
+// `var.kind == 'K'` (either side), the literal K.
+const std::string* kind_test(const Expr& p, const std::string& var) {
+    if (p.kind != ExprKind::Call || p.target || p.name != "_==_" || p.args.size() != 2) return nullptr;
+    auto is_kind_of_var = [&](const Expr& x) {
+        return x.kind == ExprKind::Select && x.name == "kind" && !x.optional && !x.test_only && x.target &&
+               x.target->kind == ExprKind::Ident && x.target->name == var && !x.target->absolute;
+    };
+    auto is_text = [](const Expr& x) { return x.kind == ExprKind::Literal && is(x.literal, K::String); };
+    if (is_kind_of_var(*p.args[0]) && is_text(*p.args[1])) return &p.args[1]->literal.as_string();
+    if (is_kind_of_var(*p.args[1]) && is_text(*p.args[0])) return &p.args[0]->literal.as_string();
+    return nullptr;
+}
+
+// The kind a predicate requires of its element: a kind test that is the
+// predicate or one of the conjuncts of its `&&` chain.
+const std::string* required_kind(const Expr& p, const std::string& var, int depth = 0) {
+    if (const std::string* k = kind_test(p, var)) return k;
+    if (depth > 64 || p.kind != ExprKind::Call || p.target || p.name != "_&&_" || p.args.size() != 2) return nullptr;
+    if (const std::string* k = required_kind(*p.args[0], var, depth + 1)) return k;
+    return required_kind(*p.args[1], var, depth + 1);
+}
+
+// The positions of `range` a comprehension needs to visit when a kind index
+// covers it (EvalOptions::kind_index): the elements of the required kind and
+// those without a string kind, in list order. nullopt: every position.
+std::optional<std::vector<std::uint32_t>> indexed_positions(const EvalContext& ctx, const Expr& e, const Value& range) {
+    const KindIndex* index = ctx.kind_index;
+    if (!index || !is(range, K::List) || range.identity() != index->list || !e.var2.empty()) return std::nullopt;
+    if (e.macro != MacroKind::Filter && e.macro != MacroKind::Exists && e.macro != MacroKind::ExistsOne &&
+        e.macro != MacroKind::MapFilter)
+        return std::nullopt;
+    const std::string* kind = required_kind(*e.args[0], e.var);
+    if (!kind) return std::nullopt;
+    static const std::vector<std::uint32_t> none;
+    auto it = index->by_kind.find(*kind);
+    const auto& of_kind = it == index->by_kind.end() ? none : it->second;
+    std::vector<std::uint32_t> out;
+    out.reserve(of_kind.size() + index->other.size());
+    std::merge(of_kind.begin(), of_kind.end(), index->other.begin(), index->other.end(), std::back_inserter(out));
+    return out;
+}
+
 }  // namespace
 
 Value eval_comprehension(EvalContext& ctx, const Expr& e) {
@@ -91,7 +137,10 @@ Value eval_comprehension(EvalContext& ctx, const Expr& e) {
     const bool two_vars = !e.var2.empty();
     if (!is(range, K::List) && !is(range, K::Map))
         return Value::error("cannot iterate over a value of type " + range.type_name());
-    const std::size_t n = range_size(range);
+    // Either every position, or the ones a kind index leaves.
+    const std::optional<std::vector<std::uint32_t>> positions = indexed_positions(ctx, e, range);
+    const std::size_t n = positions ? positions->size() : range_size(range);
+    auto at = [&](std::size_t i) { return positions ? std::size_t{(*positions)[i]} : i; };
 
     auto step = [&](const Element& el, const Expr& body) {
         Scope scope(ctx);
@@ -109,7 +158,7 @@ Value eval_comprehension(EvalContext& ctx, const Expr& e) {
             std::optional<Value> first_error;
             for (std::size_t i = 0; i < n; ++i) {
                 if (!ctx.charge(1)) return EvalContext::cost_error();
-                const Element el = element_at(range, i, two_vars);
+                const Element el = element_at(range, at(i), two_vars);
                 Value r = step(el, *e.args[0]);
                 if (ctx.exhausted) return EvalContext::cost_error();
                 if (is(r, K::Bool)) {
@@ -126,7 +175,7 @@ Value eval_comprehension(EvalContext& ctx, const Expr& e) {
             std::size_t count = 0;
             for (std::size_t i = 0; i < n; ++i) {
                 if (!ctx.charge(1)) return EvalContext::cost_error();
-                const Element el = element_at(range, i, two_vars);
+                const Element el = element_at(range, at(i), two_vars);
                 Value r = step(el, *e.args[0]);
                 if (!is(r, K::Bool)) return bad_predicate(r);
                 if (r.as_bool()) ++count;
@@ -142,7 +191,7 @@ Value eval_comprehension(EvalContext& ctx, const Expr& e) {
             Value::ListItems out;
             for (std::size_t i = 0; i < n; ++i) {
                 if (!ctx.charge(1)) return EvalContext::cost_error();
-                const Element el = element_at(range, i, two_vars);
+                const Element el = element_at(range, at(i), two_vars);
                 if (filtered || e.macro == MacroKind::Filter) {
                     Value keep = step(el, *e.args[0]);
                     if (!is(keep, K::Bool)) return bad_predicate(keep);
@@ -167,7 +216,7 @@ Value eval_comprehension(EvalContext& ctx, const Expr& e) {
             Value::MapEntries out;
             for (std::size_t i = 0; i < n; ++i) {
                 if (!ctx.charge(1)) return EvalContext::cost_error();
-                const Element el = element_at(range, i, two_vars);
+                const Element el = element_at(range, at(i), two_vars);
                 if (filtered) {
                     Value keep = step(el, *e.args[0]);
                     if (!is(keep, K::Bool)) return bad_predicate(keep);

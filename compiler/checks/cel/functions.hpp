@@ -20,12 +20,14 @@ namespace queueforge::cel {
 struct Expr;
 
 struct EvalContext {
-    explicit EvalContext(const Activation& act, std::uint64_t cost_limit) : activation(act), limit(cost_limit) {}
+    explicit EvalContext(const Activation& act, std::uint64_t cost_limit, const KindIndex* kinds = nullptr)
+        : activation(act), limit(cost_limit), kind_index(kinds) {}
 
     const Activation& activation;
     std::uint64_t cost = 0;
     std::uint64_t limit;
     bool exhausted = false;
+    const KindIndex* kind_index;  // EvalOptions::kind_index
     // The call being evaluated, for functions that use what the resolver
     // precomputed on it (constant regular expressions).
     const Expr* call = nullptr;

@@ -232,7 +232,7 @@ std::variant<Program, ParseError> compile(std::string_view expression, const Opt
 }
 
 Value Program::eval(const Activation& activation, const EvalOptions& options, EvalStats* stats) const {
-    EvalContext ctx(activation, options.cost_limit);
+    EvalContext ctx(activation, options.cost_limit, options.kind_index);
     Value result;
     try {
         result = cel::eval(ctx, *data_->root);

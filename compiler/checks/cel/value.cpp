@@ -174,15 +174,27 @@ struct LazyMaps {
     static Value map(const Node& n) {
         auto data = std::make_shared<MapData>();
         data->pending = &n;
+        data->source = &n;
         Value v;
         v.kind_ = Value::Kind::Map;
         v.ptr_ = std::move(data);
         return v;
     }
 
+    // A string that refers to the node's text instead of copying it: the
+    // node outlives the value (from_node_lazy's contract), and most fields a
+    // policy converts are never compared or copied.
+    static Value text(const std::string& s) {
+        Value v;
+        v.kind_ = Value::Kind::String;
+        v.ptr_ = std::shared_ptr<const void>(std::shared_ptr<const void>(), &s);  // not owning: no allocation
+        return v;
+    }
+
     static Value convert(const Node& n) {
         if (n.is_map()) return map(n);
-        if (!n.is_seq()) return from_node(n);  // scalars: the same conversion
+        if (n.is_string()) return text(n.text());
+        if (!n.is_seq()) return from_node(n);  // other scalars: the same conversion
         Value::ListItems items;
         items.reserve(n.items().size());
         for (const auto& item : n.items()) items.push_back(convert(item));
@@ -198,7 +210,7 @@ struct LazyMaps {
         auto& m = const_cast<MapData&>(d);
         const Node& n = *std::exchange(m.pending, nullptr);
         m.entries.reserve(n.entries().size());
-        for (const auto& e : n.entries()) m.entries.emplace_back(Value::string(e.key), convert(e.value));
+        for (const auto& e : n.entries()) m.entries.emplace_back(text(e.key), convert(e.value));
         if (m.entries.size() > kIndexThreshold) {
             m.index.reserve(m.entries.size());
             for (std::size_t i = 0; i < m.entries.size(); ++i) m.index.emplace(*map_key_code(m.entries[i].first), i);
@@ -231,6 +243,12 @@ struct LazyMaps {
         return true;
     }
 };
+
+Value unconverted(const Value& v) {
+    if (v.kind() != Value::Kind::Map) return v;
+    const auto* data = static_cast<const MapData*>(v.identity());
+    return data->source ? LazyMaps::map(*data->source) : v;
+}
 
 Value from_node_lazy(const Node& n) {
     // Deep documents take the eager path, which reports them as from_node does.

@@ -18,6 +18,7 @@ struct MapData {
     // A map of from_node_lazy: the mapping whose entries are converted on
     // first read (entries and index are empty until then).
     const Node* pending = nullptr;
+    const Node* source = nullptr;  // the mapping a from_node_lazy map was made from (kept after it is read)
 };
 
 // Identity of a map key under CEL's key equivalence: 1, 1u and 1.0 share a

@@ -16,7 +16,10 @@ Outcome evaluate(const PolicySet& set, const std::vector<Resource>& objects, con
     if (d.policies.empty() && d.admission.empty()) return {};
     Cluster c(objects, target, opts.cost_limit);
     std::set<std::string> failed;
-    for (const auto& p : d.policies) evaluate_policy(p, c, diags, failed);
+    for (const auto& p : d.policies) {
+        evaluate_policy(p, c, diags, failed);
+        if (reads_objects(p)) c.forget_conversions();
+    }
     evaluate_admission(d, c, diags, failed);
     return {{failed.begin(), failed.end()}};
 }

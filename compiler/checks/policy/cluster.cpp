@@ -44,7 +44,22 @@ Cluster::Cluster(const std::vector<Resource>& objs, std::optional<Target> t, std
         if (r.ref.kind == "Namespace" && group_of(r.ref.api_version).empty()) namespaces_.try_emplace(r.ref.name, i);
     }
     all = cel::Value::list(values);
+    kinds.list = all.identity();
+    // An object converted to an error (a repeated key) is no map: its `kind`
+    // is an error, not a string, so comprehensions always visit it.
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        const Node* kind = objects[i].doc.is_map() ? objects[i].doc.find("kind") : nullptr;
+        const auto at = static_cast<std::uint32_t>(i);
+        if (kind && kind->is_string() && values[i].kind() == cel::Value::Kind::Map) kinds.by_kind[kind->text()].push_back(at);
+        else kinds.other.push_back(at);
+    }
     target_value = target ? policy::target_value(*target) : cel::Value::null();
+}
+
+void Cluster::forget_conversions() {
+    for (auto& v : values) v = cel::unconverted(v);
+    all = cel::Value::list(values);
+    kinds.list = all.identity();
 }
 
 std::optional<std::size_t> Cluster::find(const cel::Value& v) const {

@@ -18,11 +18,16 @@ struct Cluster {
     std::optional<Target> target;
     std::vector<cel::Value> values;  // objects as CEL, same order
     cel::Value all;                  // `objects`
+    cel::KindIndex kinds;            // `objects` by kind, for comprehensions that filter on it
     cel::Value target_value;         // `target`, or null
     std::uint64_t cost_limit = 0;      // per expression
     std::uint64_t set_cost_limit = 0;  // per set-scope expression
 
     Cluster(const std::vector<Resource>& objs, std::optional<Target> t, std::uint64_t limit);
+    // Drops what evaluations converted of the objects (lazily converted
+    // values keep it): a policy that walks `objects` would otherwise leave
+    // every object it read converted, in memory, until all policies ran.
+    void forget_conversions();
     Cluster(const Cluster&) = delete;
     Cluster& operator=(const Cluster&) = delete;
 

@@ -16,6 +16,9 @@ void unbind_variables(const std::vector<NamedExpression>& vars, cel::Activation&
 
 // Each adds the ids of policies whose expressions failed to evaluate to `failed`.
 void evaluate_policy(const Policy& p, const Cluster& c, Diagnostics& out, std::set<std::string>& failed);  // evaluate_policy.cpp
+// Whether an expression of `p` may read `objects` (by its text: a false yes
+// only costs a Cluster::forget_conversions).
+bool reads_objects(const Policy& p);
 void evaluate_admission(const Data& d, const Cluster& c, Diagnostics& out, std::set<std::string>& failed);  // evaluate_vap.cpp
 
 }  // namespace queueforge::policy

@@ -86,12 +86,15 @@ public:
         act_["objects"] = c.all;
         act_["params"] = p.params;
         act_["target"] = c.target_value;
+        eo_.kind_index = &c.kinds;
     }
 
     void object_scope(const std::vector<std::size_t>& matched) {
         eo_.cost_limit = c_.cost_limit;
         for (std::size_t i : matched) {
-            act_["object"] = c_.values[i];
+            // A copy of its own: what the policy converts of the object is
+            // freed after it, not kept for the rest of the run.
+            act_["object"] = cel::unconverted(c_.values[i]);
             once(i);
         }
     }
@@ -184,6 +187,17 @@ void bind_variables(const std::vector<NamedExpression>& vars, cel::Activation& a
 void unbind_variables(const std::vector<NamedExpression>& vars, cel::Activation& act) {
     for (const auto& v : vars)
         if (auto it = act.find(v.key); it != act.end()) act.erase(it);
+}
+
+bool reads_objects(const Policy& p) {
+    auto in = [](const Expression& e) { return e.source.find("objects") != std::string::npos; };
+    for (const auto& c : p.conditions)
+        if (in(c.expr)) return true;
+    for (const auto& v : p.variables)
+        if (in(v.expr)) return true;
+    for (const auto& v : p.validations)
+        if (in(v.expr) || (v.message_expr && in(*v.message_expr))) return true;
+    return false;
 }
 
 void evaluate_policy(const Policy& p, const Cluster& c, Diagnostics& out, std::set<std::string>& failed) {

@@ -63,6 +63,10 @@ void load_resources_from_text(const std::string& file, const std::string& text, 
                               Diagnostics& diags) {
     auto docs = load_yaml(file, text, diags);
     out.sources.push_back({file, text});
+    // Room for this file's objects at once (Lists aside): growing one by one
+    // holds the old and the new array of a large input at the same time.
+    if (const std::size_t want = out.resources.size() + docs.size(); want > out.resources.capacity())
+        out.resources.reserve(std::max(want, 2 * out.resources.capacity()));
     for (auto& d : docs) add_object(file, d.index, std::move(d.root), out, diags);
 }
 

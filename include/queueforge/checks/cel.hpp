@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -111,6 +112,10 @@ public:
     // The quantity held by a kubernetes.Quantity value, else nullptr.
     const Quantity* as_quantity() const;
 
+    // The shared data this value refers to: copies of a list or map have
+    // the same identity (KindIndex).
+    const void* identity() const { return ptr_.get(); }
+
     // CEL `==` for values that are not errors (errors compare unequal).
     bool equals(const Value& other) const;
     // A readable spelling for messages and tests: 1, 2u, 1.5, "s", b"\x01",
@@ -156,6 +161,19 @@ struct Options {
     int max_nesting_depth = 250;
 };
 
+// The elements of one list grouped by the string in their `kind` field (the
+// objects a policy reads as `objects`). A comprehension over that list whose
+// predicate requires `x.kind == 'K'` -- a conjunct of a filter, exists or
+// exists_one predicate, or of map's filter -- visits only the elements of
+// kind K and those whose kind is not a string (`other`): for every other
+// element the predicate is false whatever else it says, as CEL's `&&` is
+// false when one side is. The result is the same; the work is the kind's.
+struct KindIndex {
+    const void* list = nullptr;  // Value::identity() of the list
+    std::unordered_map<std::string, std::vector<std::uint32_t>> by_kind;  // ascending positions
+    std::vector<std::uint32_t> other;                                      // ascending positions
+};
+
 struct EvalOptions {
     // Abstract cost units: one per evaluated node plus per-element/per-byte
     // charges of string, list, regex and comprehension work (about one unit
@@ -163,6 +181,7 @@ struct EvalOptions {
     // "cost limit exceeded". The default matches Kubernetes' per-expression
     // limit in size, though cel-go's units differ from these.
     std::uint64_t cost_limit = 1'000'000;
+    const KindIndex* kind_index = nullptr;  // must index a list the expression can reach unchanged
 };
 
 struct EvalStats {
@@ -200,5 +219,10 @@ Value from_node(const Node& n);
 // node must outlive the value and every value taken from it; a lazy value
 // must not be read from two threads at once.
 Value from_node_lazy(const Node& n);
+// A value of from_node_lazy as it was made, with nothing converted yet: what
+// evaluations converted in `v` is not shared with the copy, so it is freed
+// with `v` (one allocation; no walk of the document). Other values are
+// returned as they are.
+Value unconverted(const Value& v);
 
 }  // namespace queueforge::cel
