@@ -1,6 +1,7 @@
 #include <queueforge/base/node.hpp>
 
 #include <charconv>
+#include <cstring>
 
 namespace queueforge {
 
@@ -100,9 +101,19 @@ Node& Node::push(Node n) {
     return v.back();
 }
 
+namespace {
+
+// Key lookups are the commonest operation on trees: most keys differ in size
+// or in their first character, which is checked before calling memcmp.
+bool same_key(const std::string& k, std::string_view key) {
+    return k.size() == key.size() && (key.empty() || (k[0] == key[0] && std::memcmp(k.data(), key.data(), key.size()) == 0));
+}
+
+}  // namespace
+
 const Node::Entry* Node::find_entry(std::string_view key) const {
     for (const auto& e : entries())
-        if (e.key == key) return &e;
+        if (same_key(e.key, key)) return &e;
     return nullptr;
 }
 
@@ -113,7 +124,7 @@ const Node* Node::find(std::string_view key) const {
 
 Node* Node::find(std::string_view key) {
     for (auto& e : entries())
-        if (e.key == key) return &e.value;
+        if (same_key(e.key, key)) return &e.value;
     return nullptr;
 }
 
