@@ -12,10 +12,14 @@ namespace queueforge::model {
 
 namespace {
 
+// Go's strconv.ParseInt(s, 10, 64): an optional sign ('+' too), digits only.
 std::optional<std::int64_t> to_int64(const std::string& s) {
     std::int64_t v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+    const char* b = s.data();
+    const char* e = s.data() + s.size();
+    if (b != e && *b == '+' && e - b > 1 && b[1] != '-') ++b;
+    auto [p, ec] = std::from_chars(b, e, v);
+    if (ec != std::errc() || p != e) return std::nullopt;
     return v;
 }
 

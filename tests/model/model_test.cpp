@@ -270,6 +270,12 @@ TEST_CASE("model: the shared selector and toleration core", "[model]") {
     CHECK(match("gpus", "Gt", {"4"}, Operators::NodeSelector) == true);
     CHECK(match("gpus", "Lt", {"4"}, Operators::NodeSelector) == false);
     CHECK(match("zone", "Gt", {"4"}, Operators::NodeSelector) == false);  // not an integer
+    // Integers as Go's strconv.ParseInt reads them: a '+' sign, no spaces.
+    CHECK(match("gpus", "Gt", {"+4"}, Operators::NodeSelector) == true);
+    CHECK(match("gpus", "Lt", {"-4"}, Operators::NodeSelector) == false);
+    CHECK(match("gpus", "Gt", {" 4"}, Operators::NodeSelector) == false);
+    CHECK(match("gpus", "Gt", {"+-4"}, Operators::NodeSelector) == false);
+    CHECK(match("gpus", "Gt", {"+"}, Operators::NodeSelector) == false);
     CHECK_FALSE(match("zone", "Equals", {"a"}, Operators::NodeSelector).has_value());
     CHECK(model::label_matches("zone", "a", labels));
     CHECK_FALSE(model::label_matches("zone", "b", labels));

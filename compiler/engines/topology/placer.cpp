@@ -30,7 +30,7 @@ void Placer::fill_leaves(const PodSetRequest& w, const PodSetRequest* leader) {
                 if (t.effect != "NoSchedule" && t.effect != "NoExecute") continue;
                 bool ok = false;
                 for (const auto& tol : tols)
-                    if (tolerates(tol, t)) {
+                    if (model::tolerates(tol, t)) {
                         ok = true;
                         break;
                     }
@@ -59,13 +59,7 @@ void Placer::fill_leaves(const PodSetRequest& w, const PodSetRequest* leader) {
             if (o_.respect_preferred_affinity)
                 for (const auto& term : w.preferred_affinity) {
                     if (term.weight == 0 || term.preference.empty()) continue;  // skipped by Kubernetes
-                    bool all = true;
-                    for (const auto& r : term.preference)
-                        if (!requirement_matches(r, n.labels)) {
-                            all = false;
-                            break;
-                        }
-                    if (all) st_[leaf.domain].affinity += term.weight;
+                    if (term_matches(term.preference, n.labels)) st_[leaf.domain].affinity += term.weight;
                 }
         }
         if (!required_domain.empty()) {

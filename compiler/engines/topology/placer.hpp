@@ -126,56 +126,23 @@ inline std::pair<i32, int> count_in(const Reqs& r, const i64* cap) {
     return {best, limiting};
 }
 
-inline bool tolerates(const Toleration& t, const Taint& taint) {
-    if (!t.effect.empty() && t.effect != taint.effect) return false;
-    if (!t.key.empty() && t.key != taint.key) return false;
-    if (t.op == "Exists") return true;
-    if (t.op == "Equal" || t.op.empty()) return t.value == taint.value;
-    return false;
-}
-
 inline std::string taint_text(const Taint& t) {
     // corev1.Taint.ToString
     if (t.effect.empty()) return t.value.empty() ? t.key : t.key + "=" + t.value + ":";
     return t.value.empty() ? t.key + ":" + t.effect : t.key + "=" + t.value + ":" + t.effect;
 }
 
-inline bool parse_int(const std::string& s, i64& out) {
-    if (s.empty()) return false;
-    char* end = nullptr;
-    errno = 0;
-    long long v = std::strtoll(s.c_str(), &end, 10);
-    if (errno != 0 || *end != '\0') return false;
-    out = v;
+// Every requirement of a node selector term holds (corev1 nodeaffinity).
+inline bool term_matches(const std::vector<LabelRequirement>& term, const std::map<std::string, std::string>& labels) {
+    for (const auto& r : term)
+        if (!model::requirement_matches(r.key, r.op, r.values, labels, model::Operators::NodeSelector).value_or(false))
+            return false;
     return true;
 }
 
-inline bool requirement_matches(const LabelRequirement& r, const std::map<std::string, std::string>& labels) {
-    auto it = labels.find(r.key);
-    bool has = it != labels.end();
-    if (r.op == "In") return has && std::find(r.values.begin(), r.values.end(), it->second) != r.values.end();
-    if (r.op == "NotIn") return !has || std::find(r.values.begin(), r.values.end(), it->second) == r.values.end();
-    if (r.op == "Exists") return has;
-    if (r.op == "DoesNotExist") return !has;
-    if (r.op == "Gt" || r.op == "Lt") {
-        i64 lv, rv;
-        if (!has || r.values.size() != 1 || !parse_int(it->second, lv) || !parse_int(r.values[0], rv)) return false;
-        return r.op == "Gt" ? lv > rv : lv < rv;
-    }
-    return false;
-}
-
 inline bool affinity_matches(const NodeSelectorTerms& terms, const std::map<std::string, std::string>& labels) {
-    for (const auto& term : terms) {
-        if (term.empty()) continue;  // an empty term selects nothing
-        bool all = true;
-        for (const auto& r : term)
-            if (!requirement_matches(r, labels)) {
-                all = false;
-                break;
-            }
-        if (all) return true;
-    }
+    for (const auto& term : terms)
+        if (!term.empty() && term_matches(term, labels)) return true;  // an empty term selects nothing
     return false;
 }
 

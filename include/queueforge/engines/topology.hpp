@@ -34,6 +34,7 @@
 // podset. Balanced placement (alpha) adds a subset search over the domains of
 // one parent, bounded by domains x pods of the podset.
 #include <queueforge/base/names.hpp>
+#include <queueforge/model/selector.hpp>
 
 #include <cstdint>
 #include <map>
@@ -51,18 +52,9 @@ inline constexpr std::size_t kMaxNodes = kMaxTopologyNodes;
 // Kueue's int64 amounts: cpu in milli-units, every other resource in units.
 using Amounts = std::map<std::string, std::int64_t>;
 
-struct Taint {
-    std::string key;
-    std::string value;
-    std::string effect;  // NoSchedule | PreferNoSchedule | NoExecute
-};
-
-struct Toleration {
-    std::string key;
-    std::string op = "Equal";  // Equal | Exists
-    std::string value;
-    std::string effect;  // empty: every effect
-};
+// The model's types, matched by the model's one matcher core.
+using Taint = model::Taint;
+using Toleration = model::Toleration;  // op "" is Equal
 
 struct Node {
     std::string name;
@@ -94,11 +86,7 @@ struct SliceLayer {
 
 // One requirement of a node selector term (Kubernetes NodeSelectorRequirement
 // on labels): In, NotIn, Exists, DoesNotExist, Gt, Lt.
-struct LabelRequirement {
-    std::string key;
-    std::string op;
-    std::vector<std::string> values;
-};
+using LabelRequirement = model::SelectorRequirement;
 // Terms are ORed, the requirements of a term ANDed.
 using NodeSelectorTerms = std::vector<std::vector<LabelRequirement>>;
 
