@@ -292,20 +292,29 @@ private:
         auto e = make_expr(ExprKind::Struct, type_expr->offset);
         e->name = chain_name(*type_expr);
         advance();  // {
-        while (peek().kind != Tok::RBrace) {
-            MapEntryExpr entry;
-            entry.optional = accept(Tok::Question);
+        parse_entries(*e, [&](MapEntryExpr& entry) {
             const Token& field = peek();
             if (field.kind != Tok::Ident && field.kind != Tok::QuotedIdent) fail_expected("field name");
             advance();
             entry.field = field.text;
+        });
+        return done(std::move(e));
+    }
+
+    // The entries of a map or message literal up to the closing brace:
+    // `?`, the key (read by `key`), `:`, the value, separated by commas.
+    template <typename ReadKey>
+    void parse_entries(Expr& e, ReadKey key) {
+        while (peek().kind != Tok::RBrace) {
+            MapEntryExpr entry;
+            entry.optional = accept(Tok::Question);
+            key(entry);
             expect(Tok::Colon);
             entry.value = parse_expr();
-            e->entries.push_back(std::move(entry));
+            e.entries.push_back(std::move(entry));
             if (!accept(Tok::Comma)) break;
         }
         expect(Tok::RBrace);
-        return done(std::move(e));
     }
 
     ExprPtr parse_number(const Token& t, bool negative, std::uint32_t offset) {
@@ -418,16 +427,7 @@ private:
             }
             case Tok::LBrace: {
                 auto e = make_expr(ExprKind::Map, advance().offset);
-                while (peek().kind != Tok::RBrace) {
-                    MapEntryExpr entry;
-                    entry.optional = accept(Tok::Question);
-                    entry.key = parse_expr();
-                    expect(Tok::Colon);
-                    entry.value = parse_expr();
-                    e->entries.push_back(std::move(entry));
-                    if (!accept(Tok::Comma)) break;
-                }
-                expect(Tok::RBrace);
+                parse_entries(*e, [&](MapEntryExpr& entry) { entry.key = parse_expr(); });
                 return done(std::move(e));
             }
             default: fail_expected("expression");

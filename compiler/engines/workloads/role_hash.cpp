@@ -130,6 +130,21 @@ void encode_map(std::string& o, const Node& m, Fn value) {
     o += '}';
 }
 
+// A slice: null when nil (absent, or not a sequence), else its items.
+template <typename Fn>
+void encode_list(std::string& o, const Node* n, Fn item) {
+    if (absent(n) || !n->is_seq()) {
+        o += "null";
+        return;
+    }
+    o += '[';
+    for (std::size_t i = 0; i < n->items().size(); ++i) {
+        if (i) o += ',';
+        item(n->items()[i]);
+    }
+    o += ']';
+}
+
 std::string quantity(const Node& v) {
     if (auto q = Quantity::parse(scalar(&v))) return q->to_string();
     return scalar(&v);
@@ -147,18 +162,7 @@ void encode(std::string& o, const Node* n, const Field& f) {
             if (absent(n)) o += "null";
             else o += std::to_string(integer(n));
             return;
-        case T::StrList:
-            if (absent(n) || !n->is_seq()) {
-                o += "null";
-                return;
-            }
-            o += '[';
-            for (std::size_t i = 0; i < n->items().size(); ++i) {
-                if (i) o += ',';
-                append_json_string(o, scalar(&n->items()[i]));
-            }
-            o += ']';
-            return;
+        case T::StrList: encode_list(o, n, [&](const Node& v) { append_json_string(o, scalar(&v)); }); return;
         case T::StrMap:
         case T::Quantities:
             if (absent(n) || !n->is_map()) {
@@ -172,18 +176,7 @@ void encode(std::string& o, const Node* n, const Field& f) {
             if (absent(n)) o += "null";
             else encode_struct(o, n, *f.sub);
             return;
-        case T::StructList:
-            if (absent(n) || !n->is_seq()) {
-                o += "null";
-                return;
-            }
-            o += '[';
-            for (std::size_t i = 0; i < n->items().size(); ++i) {
-                if (i) o += ',';
-                encode_struct(o, &n->items()[i], *f.sub);
-            }
-            o += ']';
-            return;
+        case T::StructList: encode_list(o, n, [&](const Node& v) { encode_struct(o, &v, *f.sub); }); return;
     }
 }
 
