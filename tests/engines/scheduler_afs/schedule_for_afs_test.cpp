@@ -1,0 +1,241 @@
+// Kueue's Admission Fair Sharing (AFS) tests at ff69552e, translated (see
+// README.md): the pure functions of pkg/util/admissionfairsharing
+// (admission_fair_sharing_test.go), the ledger's penalty bookkeeping
+// (pkg/cache/queue/afs), shouldApplyEntryPenalty (TestShouldApplyEntryPenalty)
+// and TestScheduleForAFS as data (schedule_for_afs.yaml), run through the
+// simulator. Tag [kueue-afs].
+#include "engines/scheduler/admission_fair_sharing.hpp"
+#include "engines/scheduler/afs_build.hpp"
+
+#include <queueforge/base/quantity.hpp>
+#include <queueforge/engines/scheduler.hpp>
+#include <queueforge/engines/scheduler_engine.hpp>
+#include <queueforge/frontend/manifests.hpp>
+
+#include "test_util.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <set>
+#include <sstream>
+
+using namespace queueforge;
+using namespace queueforge::scheduler::detail;
+
+namespace {
+
+const char* kCommit = "ff69552e79ad21652c36caa97038382e55625cf7";
+
+int128 nano(const char* q) { return Quantity::parse(q)->nanos(); }
+std::string str(const YAML::Node& n) { return n && n.IsScalar() ? n.as<std::string>() : std::string(); }
+
+std::vector<Resource> objects_of(const std::string& name, const std::string& text) {
+    LoadedResources lr;
+    Diagnostics d;
+    load_resources_from_text(name, text, lr, d);
+    return std::move(lr.resources);
+}
+
+constexpr double kLongHalfLife = 168.0 * 3600;  // 168h
+constexpr double kSampling = 300;               // 5m
+
+}  // namespace
+
+TEST_CASE("afs: CalculateEntryPenalty covers DRA logical resources and stays positive with a long half-life", "[kueue-afs]") {
+    AfsConfig c;
+    c.sampling_ns = 5LL * 60 * 1000000000;
+    c.half_life_ns = 10LL * 60 * 1000000000;
+    auto p = afs::entry_penalty({{"cpu", nano("4")}, {"gpu-logical", nano("2")}}, c);
+    REQUIRE(p.count("cpu"));
+    REQUIRE(p.count("gpu-logical"));
+    CHECK(p["cpu"] > 0);
+    CHECK(p["gpu-logical"] > 0);
+    c.half_life_ns = 168LL * 3600 * 1000000000;
+    p = afs::entry_penalty({{"cpu", nano("2")}, {"nvidia.com/gpu", nano("1")}}, c);
+    CHECK(p["cpu"] > 0);
+    CHECK(p["nvidia.com/gpu"] > 0);
+}
+
+TEST_CASE("afs: CalculateDecayedConsumed accumulates sub-milli contributions", "[kueue-afs]") {
+    NanoList usage{{"cpu", nano("2")}, {"nvidia.com/gpu", nano("1")}}, consumed;
+    int128 prev_cpu = 0, prev_gpu = 0;
+    for (int sample = 1; sample <= 3; ++sample) {
+        consumed = afs::decayed_consumed(consumed, usage, kSampling, kLongHalfLife);
+        CHECK(consumed["cpu"] > prev_cpu);
+        CHECK(consumed["nvidia.com/gpu"] > prev_gpu);
+        prev_cpu = consumed["cpu"];
+        prev_gpu = consumed["nvidia.com/gpu"];
+    }
+}
+
+TEST_CASE("afs: CalculateDecayedConsumed converges to the usage on the half-life curve", "[kueue-afs][slow]") {
+    NanoList usage{{"cpu", nano("2")}}, consumed;
+    const char* want[] = {"1", "1500m", "1750m"};
+    for (int hl = 0; hl < 3; ++hl) {
+        for (int i = 0; i < 2016; ++i) consumed = afs::decayed_consumed(consumed, usage, kSampling, kLongHalfLife);
+        const int128 got = consumed["cpu"], w = nano(want[hl]), tol = nano("1m");
+        CHECK(got >= w - tol);
+        CHECK(got <= w + tol);
+        CHECK(got <= usage["cpu"]);
+    }
+}
+
+TEST_CASE("afs: CalculateDecayedConsumed keeps large quantities positive", "[kueue-afs]") {
+    for (const char* size : {"16Gi", "1Ti", "64Ti"}) {
+        auto c = afs::decayed_consumed({}, {{"memory", nano(size)}}, kSampling, kLongHalfLife);
+        INFO(size);
+        CHECK(c["memory"] > 0);
+    }
+}
+
+TEST_CASE("afs: CalculateUsage with DRA resources and resource weights", "[kueue-afs]") {
+    struct Case { const char* name; NanoList consumed, penalty; double lq; std::map<std::string, double> w; double want; };
+    const std::vector<Case> cases{
+        {"DRA resource with default weight", {{"gpu-logical", nano("2")}}, {}, 1, {}, 2},
+        {"DRA resource with explicit weight", {{"gpu-logical", nano("2")}}, {}, 1, {{"gpu-logical", 3}}, 6},
+        {"mixed CPU and DRA resources", {{"cpu", nano("4")}, {"gpu-logical", nano("2")}}, {}, 1, {{"cpu", 1}, {"gpu-logical", 5}}, 14},
+        {"DRA resource with weight zero contributes nothing", {{"gpu-logical", nano("10")}}, {}, 1, {{"gpu-logical", 0}}, 0},
+        {"DRA resource in penalty only", {}, {{"gpu-logical", nano("3")}}, 1, {}, 3},
+        {"DRA resource in both consumed and penalty", {{"gpu-logical", nano("2")}}, {{"gpu-logical", nano("1")}}, 2, {{"gpu-logical", 4}}, 6},
+    };
+    for (const auto& c : cases) {
+        INFO(c.name);
+        CHECK(afs::usage(c.consumed, c.penalty, c.lq, c.w) == c.want);
+    }
+}
+
+TEST_CASE("afs: CalculateUsage with a non-positive LocalQueue weight is +Inf, never NaN", "[kueue-afs]") {
+    for (auto [consumed, w] : std::vector<std::pair<NanoList, double>>{{{}, 0}, {{{"cpu", nano("4")}}, 0}, {{{"cpu", nano("4")}}, -1}}) {
+        const double u = afs::usage(consumed, {}, w, {});
+        CHECK_FALSE(std::isnan(u));
+        CHECK(std::isinf(u));
+        CHECK(u > 0);
+    }
+}
+
+TEST_CASE("afs: MulByFloat rounds down at nine digits and the alpha rate follows the half-life", "[kueue-afs]") {
+    CHECK(afs::alpha_rate(1, 0) == 0.0);
+    CHECK(afs::alpha_rate(10, 10) == 0.5);
+    CHECK(afs::mul_by_float(nano("8"), 0.5) == nano("4"));
+    CHECK(afs::mul_by_float(nano("1n"), 0.5) == 0);  // 0.5n rounds down
+    CHECK(afs::mul_by_float(nano("3"), 1.0 / 3) == nano("999999999n"));
+    CHECK(afs::approximate_float(nano("8")) == 8.0);
+}
+
+TEST_CASE("afs: Go durations and Kueue's admissionFairSharing validation", "[kueue-afs]") {
+    CHECK(parse_go_duration("5m") == 300000000000LL);
+    CHECK(parse_go_duration("1h30m") == 5400000000000LL);
+    CHECK(parse_go_duration("-10s") == -10000000000LL);
+    CHECK(parse_go_duration("0") == 0);
+    CHECK_FALSE(parse_go_duration("10"));
+    CHECK_FALSE(parse_go_duration("ten minutes"));
+}
+
+// TestShouldApplyEntryPenalty: the penalty is pushed only with an AFS config,
+// on a usage-based ClusterQueue, for a workload not already reserving quota.
+TEST_CASE("afs: TestShouldApplyEntryPenalty", "[kueue-afs]") {
+    auto run = [](bool config, bool usage_based, bool reserved) {
+        std::string text =
+            "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: default}\n---\n"
+            "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: cq}\nspec:\n  namespaceSelector: {}\n" +
+            std::string(usage_based ? "  admissionScope: {admissionMode: UsageBasedAdmissionFairSharing}\n" : "") +
+            "  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n    - name: default\n      resources:\n      - {name: cpu, nominalQuota: 8}\n---\n"
+            "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: lq, namespace: ns}\nspec: {clusterQueue: cq}\n---\n"
+            "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n---\n"
+            "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: wl, namespace: ns, creationTimestamp: '2025-06-01T12:00:00Z'}\n"
+            "spec:\n  queueName: lq\n  podSets:\n  - name: main\n    count: 1\n    template: {spec: {containers: [{name: c, resources: {requests: {cpu: '4'}}}]}}\n";
+        if (reserved)
+            text += "status:\n  admission:\n    clusterQueue: cq\n    podSetAssignments:\n    - name: main\n      count: 1\n      flavors: {cpu: default}\n      resourceUsage: {cpu: '4'}\n"
+                    "  conditions:\n  - {type: QuotaReserved, status: 'True', reason: QuotaReserved, message: m, lastTransitionTime: '2025-06-01T12:00:00Z'}\n";
+        if (config)
+            text += "---\napiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nadmissionFairSharing: {usageHalfLifeTime: 10s, usageSamplingInterval: 1s}\n";
+        Diagnostics d;
+        scheduler::Engine e(objects_of("penalty.yaml", text), d);
+        e.cycle(1748779200LL * 1000000000);
+        return e.afs_usage("ns", "lq");
+    };
+    // "pushes for a first-pass workload on a usage-based ClusterQueue":
+    // 4 cpu x (1 - 0.5^(1/10)).
+    CHECK(run(true, true, false) == Approx(4 * (1 - std::pow(0.5, 0.1))));
+    CHECK(run(false, true, false) == 0);  // skips when no AdmissionFairSharing config is set
+    CHECK(run(true, false, false) == 0);  // skips for a ClusterQueue without usage-based admission mode
+    CHECK(run(true, true, true) == 0);    // skips a workload that already holds a quota reservation
+}
+
+TEST_CASE("afs: TestScheduleForAFS", "[kueue-afs]") {
+    auto path = qf_test::source_dir() / "tests/engines/scheduler_afs/schedule_for_afs.yaml";
+    YAML::Node doc = YAML::LoadFile(path.string());
+    REQUIRE(str(doc["commit"]) == kCommit);
+    REQUIRE(doc["cases"].size() + doc["inexpressible"].size() == 8);
+    std::vector<std::string> failed;
+    for (const auto& c : doc["cases"]) {
+        const std::string name = str(c["name"]);
+        Diagnostics diags;
+        auto r = scheduler::simulate(objects_of(name, str(c["objects"])), {.max_cycles = c["cycles"].as<int>()}, diags);
+        std::ostringstream diff;
+        std::set<std::string> want_adm;
+        for (const auto& k : c["expect"]["admitted"]) want_adm.insert(k.as<std::string>());
+        for (const auto& o : r.workloads) {
+            const std::string key = o.namespace_ + "/" + o.name;
+            if (o.admitted != (want_adm.count(key) > 0))
+                diff << key << ": admitted " << o.admitted << ", Kueue " << !o.admitted << "\n";
+            if (const auto p = c["expect"]["pending"][key]; p && p.IsMap()) {
+                if (p["reason"] && str(p["reason"]) != o.reason) diff << key << ": reason " << o.reason << ", Kueue " << str(p["reason"]) << "\n";
+                if (p["message"] && str(p["message"]) != o.message) diff << key << ": message " << o.message << ", Kueue " << str(p["message"]) << "\n";
+            }
+        }
+        if (!diff.str().empty()) {
+            failed.push_back(name);
+            UNSCOPED_INFO("case \"" << name << "\"\n" << diff.str());
+        }
+    }
+    CHECK(failed.empty());
+}
+
+// ../shared/upstream/kueue-examples/admission-fs: lq-a has run a job, lq-b
+// none; with both waiting, Kueue admits lq-b's first (StrictFIFO queue).
+TEST_CASE("afs: Kueue's admission-fs sample orders by LocalQueue usage", "[kueue-afs]") {
+    auto shared = qf_test::shared_dir();
+    if (!shared) {
+        WARN("skipped: ../shared (Kueue's samples) is not beside this checkout");
+        return;
+    }
+    const auto dir = *shared / "upstream/kueue-examples/admission-fs";
+    std::string text = qf_test::read_text(dir / "admission-fair-sharing-setup.yaml");
+    // The sample's setup enables AFS in the manager's configuration (Kueue's
+    // docs, "Admission Fair Sharing"); the config here is the documented one.
+    text += "\n---\napiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+            "admissionFairSharing: {usageHalfLifeTime: 168h, usageSamplingInterval: 5m}\n---\n"
+            "apiVersion: v1\nkind: Namespace\nmetadata: {name: default}\n";
+    // lq-a consumed 9 cpu before (its LocalQueue status says so); three
+    // 3-cpu jobs from each queue wait: the queue of 9 admits lq-b's three.
+    const auto lq_a = text.find("name: \"lq-a\"");
+    REQUIRE(lq_a != std::string::npos);
+    const auto weight_end = text.find('\n', text.find("weight: \"1\"", lq_a));
+    text.insert(weight_end, "\nstatus: {fairSharing: {admissionFairSharingStatus: {consumedResources: {cpu: '9'}, lastUpdate: '2025-06-01T12:00:00Z'}}}");
+    const std::string a = qf_test::read_text(dir / "lq-a-simple-job.yaml"), b = qf_test::read_text(dir / "lq-b-simple-job.yaml");
+    auto named = [](std::string job, const std::string& name) {
+        const std::string gen = "generateName: sample-job-";
+        const auto p = job.find(gen);
+        if (p != std::string::npos) job.replace(p, gen.size(), "name: " + name);
+        return job;
+    };
+    for (int i = 0; i < 3; ++i)
+        text += "\n---\n" + named(a, "from-a-" + std::to_string(i)) + "\n---\n" + named(b, "from-b-" + std::to_string(i));
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "all.yaml", text);
+    auto r = qf_test::run_cli("simulate -o json " + qf_test::shell_quote((tmp.path / "all.yaml").string()));
+    INFO(r.out << r.err);
+    REQUIRE(r.exit == 0);
+    int a_admitted = 0, b_admitted = 0;
+    for (const auto& w : nlohmann::json::parse(r.out)["workloads"]) {
+        const std::string name = w["name"].get<std::string>();
+        if (w["status"].get<std::string>() != "Admitted") continue;
+        (name.find("from-a-") != std::string::npos ? a_admitted : b_admitted) += 1;
+    }
+    CHECK(b_admitted == 3);
+    CHECK(a_admitted == 0);
+}
