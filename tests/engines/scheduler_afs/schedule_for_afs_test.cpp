@@ -239,3 +239,76 @@ TEST_CASE("afs: Kueue's admission-fs sample orders by LocalQueue usage", "[kueue
     CHECK(b_admitted == 3);
     CHECK(a_admitted == 0);
 }
+
+namespace {
+
+std::string afs_cluster(const std::string& afs_config, const std::string& lq_a_status) {
+    return "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nadmissionFairSharing: " + afs_config + "\n---\n"
+           "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: default}\n---\n"
+           "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: cq}\nspec:\n  namespaceSelector: {}\n"
+           "  admissionScope: {admissionMode: UsageBasedAdmissionFairSharing}\n"
+           "  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n    - name: default\n      resources:\n      - {name: cpu, nominalQuota: 8}\n---\n"
+           "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n---\n"
+           "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: lq-a, namespace: ns}\nspec: {clusterQueue: cq}\n" +
+           lq_a_status + "---\n"
+           "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: lq-b, namespace: ns}\nspec: {clusterQueue: cq}\n---\n"
+           "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: wl-b, namespace: ns, creationTimestamp: '2025-06-01T12:00:00Z'}\n"
+           "spec:\n  queueName: lq-b\n  podSets:\n  - name: main\n    count: 1\n    template: {spec: {containers: [{name: c, resources: {requests: {cpu: '8'}}}]}}\n";
+}
+
+constexpr std::int64_t kT0 = 1748779200LL * 1000000000;
+constexpr std::int64_t kSec = 1000000000;
+
+}  // namespace
+
+// The LocalQueue controller's sampling in virtual time: with no admitted
+// usage, the history halves every half-life (10 samples of 0.5^(1/10));
+// with 8 cpu admitted, it climbs towards 8.
+TEST_CASE("afs: usage decays and accrues with the sampling interval in virtual time", "[kueue-afs]") {
+    Diagnostics d;
+    scheduler::Engine e(objects_of("afs.yaml", afs_cluster("{usageHalfLifeTime: 10s, usageSamplingInterval: 1s}",
+                                                           "status: {fairSharing: {admissionFairSharingStatus: {consumedResources: {cpu: '8'}, lastUpdate: '2025-06-01T12:00:00Z'}}}\n")),
+                        d);
+    INFO(qf_test::messages(d));
+    e.advance(kT0);
+    e.cycle(kT0);
+    REQUIRE(e.holds_quota(e.workload_id("ns", "wl-b")));
+    const double penalty = 8 * (1 - std::pow(0.5, 0.1));
+    CHECK(e.afs_usage("ns", "lq-b") == Approx(penalty));
+    CHECK(e.afs_usage("ns", "lq-a") == 8);
+    e.advance(kT0 + kSec / 2);  // before the first sample: nothing moves
+    CHECK(e.afs_usage("ns", "lq-a") == 8);
+    e.advance(kT0 + 10 * kSec);
+    CHECK(e.afs_usage("ns", "lq-a") == Approx(4).epsilon(1e-8));
+    // lq-b: h_{n+1} = h_n a + 8 (1 - a), a = 0.5^0.1, from h_0 = penalty.
+    double h = penalty;
+    for (int i = 0; i < 10; ++i) h = h * std::pow(0.5, 0.1) + 8 * (1 - std::pow(0.5, 0.1));
+    CHECK(e.afs_usage("ns", "lq-b") == Approx(h).epsilon(1e-8));
+    // The job finishes: lq-b's history decays from then on.
+    REQUIRE(e.finish(e.workload_id("ns", "wl-b")));
+    e.advance(kT0 + 20 * kSec);
+    CHECK(e.afs_usage("ns", "lq-b") == Approx(h / 2).epsilon(1e-8));
+}
+
+TEST_CASE("afs: bad admissionFairSharing settings and LocalQueue weights are positioned errors", "[kueue-afs]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "c.yaml", afs_cluster("\n  usageHalfLifeTime: -10s\n  usageSamplingInterval: 0s\n  resourceWeights: {cpu: -2, memory: x}", ""));
+    auto r = qf_test::run_cli("simulate " + qf_test::shell_quote((tmp.path / "c.yaml").string()));
+    INFO(r.out << r.err);
+    CHECK(r.exit == 1);
+    CHECK(r.err.find("c.yaml:4:22: error: Configuration: admissionFairSharing.usageHalfLifeTime: Invalid value: \"-10s\": must be greater than or equal to 0") != std::string::npos);
+    CHECK(r.err.find("resourceWeights[cpu]: Invalid value: -2: must be greater than or equal to 0") != std::string::npos);
+    CHECK(r.err.find("resourceWeights[memory]: \"x\" is not a number") != std::string::npos);
+    CHECK(r.err.find("usageSamplingInterval") == std::string::npos);  // 0 is unset: Kueue defaults it to 5m
+    qf_test::write_text(tmp.path / "c.yaml", afs_cluster("{usageHalfLifeTime: 1h, usageSamplingInterval: -5m}", ""));
+    r = qf_test::run_cli("simulate " + qf_test::shell_quote((tmp.path / "c.yaml").string()));
+    CHECK(r.exit == 1);
+    CHECK(r.err.find("usageSamplingInterval: Invalid value: \"-5m\": must be greater than 0") != std::string::npos);
+    std::string bad_weight = afs_cluster("{usageHalfLifeTime: 1h}", "");
+    bad_weight.replace(bad_weight.find("spec: {clusterQueue: cq}\n---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: lq-b"),
+                       std::string("spec: {clusterQueue: cq}").size(), "spec: {clusterQueue: cq, fairSharing: {weight: heavy}}");
+    qf_test::write_text(tmp.path / "c.yaml", bad_weight);
+    r = qf_test::run_cli("simulate " + qf_test::shell_quote((tmp.path / "c.yaml").string()));
+    CHECK(r.exit == 1);
+    CHECK(r.err.find("fairSharing.weight") != std::string::npos);
+}
