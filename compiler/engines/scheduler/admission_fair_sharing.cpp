@@ -170,30 +170,69 @@ NanoList AfsLedger::usage_of(const Model& m, const Workload& w) const {
     return out;
 }
 
-void AfsLedger::admitted(const Model& m, int wl) {
-    const Workload& w = m.wls[wl];
-    if (w.lq < 0 || w.lq >= static_cast<int>(entries_.size()) || !entries_[w.lq] || !enabled_for_cq(m, w.adm_cq)) return;
-    AfsEntry& e = *entries_[w.lq];
-    const NanoList used = usage_of(m, w);
-    e.live = afs::merge_keep_sum(e.live, used);
-    // PushPenalty: replaces the workload's record.
+void AfsLedger::push_penalty(int lq, int wl, const NanoList& penalty, std::int64_t now_ns) {
+    if (lq < 0 || lq >= static_cast<int>(entries_.size())) return;
+    if (!entries_[lq]) {
+        entries_[lq].emplace();
+        entries_[lq]->last_update = now_ns;
+    }
+    AfsEntry& e = *entries_[lq];
     if (auto it = e.records.find(wl); it != e.records.end()) {
         subtract(e.pending, it->second);
         e.records.erase(it);
     }
-    const NanoList penalty = afs::entry_penalty(used, *m.config.afs);
     e.records[wl] = penalty;
     e.pending = afs::merge_keep_sum(e.pending, penalty);
-    // updateAfsConsumedUsage (transition into Admitted): decay towards the
-    // live usage over the time since the last update, fold the penalty in.
+    e.usage_cache.reset();
+}
+
+std::optional<NanoList> AfsLedger::sub_penalty(int lq, int wl) {
+    if (lq < 0 || lq >= static_cast<int>(entries_.size()) || !entries_[lq]) return std::nullopt;
+    AfsEntry& e = *entries_[lq];
+    auto it = e.records.find(wl);
+    if (it == e.records.end()) return std::nullopt;
+    NanoList removed = std::move(it->second);
+    e.records.erase(it);
+    subtract(e.pending, removed);
+    e.usage_cache.reset();
+    return removed;
+}
+
+const NanoList& AfsLedger::pending(int lq) const {
+    static const NanoList kNone;
+    const AfsEntry* e = entry(lq);
+    return e ? e->pending : kNone;
+}
+
+bool AfsLedger::has_pending(int lq) const {
+    for (const auto& [k, v] : pending(lq))
+        if (v != 0) return true;
+    return false;
+}
+
+void AfsLedger::settle(const Model& m, int lq, int wl) {
+    if (lq < 0 || lq >= static_cast<int>(entries_.size()) || !entries_[lq]) return;
+    AfsEntry& e = *entries_[lq];
     const double elapsed = afs::seconds(std::max<std::int64_t>(0, clock_ - e.last_update));
     NanoList decayed = afs::decayed_consumed(e.resources, e.live, elapsed, afs::seconds(m.config.afs->half_life_ns));
-    auto it = e.records.find(wl);
-    subtract(e.pending, it->second);
-    e.resources = afs::merge_keep_sum(decayed, it->second);
-    e.records.erase(it);
+    const std::optional<NanoList> penalty = sub_penalty(lq, wl);
+    e.resources = penalty ? afs::merge_keep_sum(decayed, *penalty) : std::move(decayed);
     e.last_update = std::max(e.last_update, clock_);
     e.usage_cache.reset();
+}
+
+void AfsLedger::admitted(const Model& m, int wl) {
+    const Workload& w = m.wls[wl];
+    // shouldApplyEntryPenalty: AFS configured and gated on, a usage-based
+    // ClusterQueue, a workload not already reserving quota (the simulator
+    // reports admissions of pending workloads only).
+    if (w.lq < 0 || w.lq >= static_cast<int>(entries_.size()) || !entries_[w.lq] || !enabled_for_cq(m, w.adm_cq)) return;
+    const NanoList used = usage_of(m, w);
+    AfsEntry& e = *entries_[w.lq];
+    e.live = afs::merge_keep_sum(e.live, used);
+    push_penalty(w.lq, wl, afs::entry_penalty(used, *m.config.afs), clock_);
+    // The transition into Admitted (no admission checks: the same instant).
+    settle(m, w.lq, wl);
 }
 
 void AfsLedger::released(const Model& m, int wl) {
@@ -202,11 +241,7 @@ void AfsLedger::released(const Model& m, int wl) {
     AfsEntry& e = *entries_[w.lq];
     subtract(e.live, usage_of(m, w));
     for (auto it = e.live.begin(); it != e.live.end();) it = it->second == 0 ? e.live.erase(it) : std::next(it);
-    if (auto it = e.records.find(wl); it != e.records.end()) {  // SubPenalty
-        subtract(e.pending, it->second);
-        e.records.erase(it);
-        e.usage_cache.reset();
-    }
+    sub_penalty(w.lq, wl);  // a penalty that can no longer settle
 }
 
 void AfsLedger::advance(const Model& m, std::int64_t now_ns) {

@@ -85,6 +85,19 @@ public:
     // Moves the ledger's clock to `now_ns`, running the LocalQueue controller's
     // samples that fall due on the way (each at last_update + interval).
     void advance(const Model& m, std::int64_t now_ns);
+    // The ledger primitives (entry_penalties.go). PushPenalty: replaces the
+    // workload's record; an entry it creates starts its clock at `now_ns`.
+    void push_penalty(int lq, int wl, const NanoList& penalty, std::int64_t now_ns);
+    // SubPenalty: drops the workload's record and returns it; without a
+    // record (or an entry) it changes nothing and creates nothing.
+    std::optional<NanoList> sub_penalty(int lq, int wl);
+    // updateAfsConsumedUsage: decay towards the live usage since the last
+    // update, fold exactly the workload's recorded penalty, stamp the clock.
+    void settle(const Model& m, int lq, int wl);
+    const NanoList& pending(int lq) const;
+    bool has_pending(int lq) const;
+    // An empty ledger for `lqs` LocalQueues (tests).
+    void reset(std::size_t lqs) { entries_.assign(lqs, std::nullopt); }
     // For tests and reports.
     const AfsEntry* entry(int lq) const;
     std::int64_t clock() const { return clock_; }

@@ -312,3 +312,157 @@ TEST_CASE("afs: bad admissionFairSharing settings and LocalQueue weights are pos
     CHECK(r.exit == 1);
     CHECK(r.err.find("fairSharing.weight") != std::string::npos);
 }
+
+// pkg/cache/queue/afs/entry_penalties_test.go TestPenaltyBookkeepingIsIdempotentAndExact:
+// per-workload records, re-push replaces, subtraction exact and idempotent.
+TEST_CASE("afs: TestPenaltyBookkeepingIsIdempotentAndExact", "[kueue-afs]") {
+    struct Op { int wl; std::optional<NanoList> push; };
+    struct Case { const char* name; std::vector<Op> ops; bool has; std::map<std::string, int128> want; };
+    const NanoList cpu2{{"cpu", nano("2")}}, cpu3{{"cpu", nano("3")}}, mem4{{"memory", nano("4Gi")}};
+    const std::vector<Case> cases{
+        {"pushes for distinct workloads accumulate", {{1, cpu2}, {2, cpu3}}, true, {{"cpu", nano("5")}}},
+        {"re-pushing the same workload replaces instead of stacking", {{1, cpu2}, {1, cpu2}}, true, {{"cpu", nano("2")}}},
+        {"re-pushing with a different amount keeps the latest", {{1, cpu2}, {1, cpu3}}, true, {{"cpu", nano("3")}}},
+        {"rollback after replacement subtracts the replacement amount", {{1, cpu2}, {1, cpu3}, {1, {}}}, false, {}},
+        {"subtracting a workload removes exactly its record", {{1, cpu2}, {2, cpu3}, {1, {}}}, true, {{"cpu", nano("3")}}},
+        {"subtracting the only workload leaves nothing pending", {{1, cpu2}, {1, {}}}, false, {}},
+        {"subtracting twice is a no-op the second time", {{1, cpu2}, {2, cpu3}, {1, {}}, {1, {}}}, true, {{"cpu", nano("3")}}},
+        {"subtracting a workload that never pushed leaves no negative residue", {{1, {}}}, false, {}},
+        {"a workload's subtraction cannot drain another workload's resources", {{1, cpu2}, {2, mem4}, {1, {}}}, true,
+         {{"cpu", 0}, {"memory", nano("4Gi")}}},
+    };
+    for (const auto& c : cases) {
+        INFO(c.name);
+        AfsLedger ledger;
+        ledger.reset(1);
+        for (const auto& op : c.ops) {
+            if (op.push) ledger.push_penalty(0, op.wl, *op.push, kT0);
+            else ledger.sub_penalty(0, op.wl);
+        }
+        CHECK(ledger.has_pending(0) == c.has);
+        for (const auto& [res, want] : c.want) {
+            auto it = ledger.pending(0).find(res);
+            CHECK((it == ledger.pending(0).end() ? int128(0) : it->second) == want);
+        }
+    }
+}
+
+TEST_CASE("afs: TestPushPenaltySeedsLastUpdateOnlyWhenCreating and TestSubPenaltyDoesNotCreateEntry", "[kueue-afs]") {
+    AfsLedger ledger;
+    ledger.reset(1);
+    CHECK_FALSE(ledger.sub_penalty(0, 1));
+    CHECK(ledger.entry(0) == nullptr);  // no entry materialized
+    ledger.push_penalty(0, 1, {{"cpu", nano("1")}}, kT0);
+    REQUIRE(ledger.entry(0));
+    CHECK(ledger.entry(0)->last_update == kT0);
+    ledger.push_penalty(0, 2, {{"cpu", nano("1")}}, kT0 + 3600 * kSec);
+    CHECK(ledger.entry(0)->last_update == kT0);  // a later push leaves it
+    CHECK(ledger.pending(0).at("cpu") == nano("2"));
+    ledger.sub_penalty(0, 7);  // an unknown workload changes nothing
+    CHECK(ledger.pending(0).at("cpu") == nano("2"));
+}
+
+// pkg/scheduler/scheduler_afs_secondpass_test.go TestSecondPassDoesNotRepushEntryPenalty:
+// a workload holding quota from its first pass, its ProvisioningRequest check
+// Ready and its topology assignment delayed (Pending), is re-assumed by the
+// second pass, which must not push another entry penalty. Known failing: the
+// simulator has no TAS second pass yet (delayed topology assignment behind an
+// admission check), so the workload is never re-assumed and the guard below
+// (admitted with a topology assignment) does not hold.
+TEST_CASE("afs: TestSecondPassDoesNotRepushEntryPenalty", "[kueue-afs]") {
+    const std::string text = R"(apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+admissionFairSharing: {usageHalfLifeTime: 10s, usageSamplingInterval: 1s}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Topology
+metadata: {name: tas-single-level}
+spec:
+  levels:
+  - nodeLabel: kubernetes.io/hostname
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: tas-default}
+spec:
+  nodeLabels: {tas-node: "true"}
+  topologyName: tas-single-level
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: x1
+  labels: {tas-node: "true", kubernetes.io/hostname: x1}
+status:
+  allocatable: {cpu: "1", memory: 1Gi, pods: "10"}
+  conditions: [{type: Ready, status: "True"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: AdmissionCheck
+metadata: {name: prov-check}
+spec: {controllerName: kueue.x-k8s.io/provisioning-request}
+status:
+  conditions: [{type: Active, status: "True", reason: Active, message: "", lastTransitionTime: "2025-06-01T12:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  namespaceSelector: {}
+  admissionChecksStrategy: {admissionChecks: [{name: prov-check}]}
+  admissionScope: {admissionMode: UsageBasedAdmissionFairSharing}
+  resourceGroups:
+  - coveredResources: [cpu, memory]
+    flavors:
+    - name: tas-default
+      resources:
+      - {name: cpu, nominalQuota: "50"}
+      - {name: memory, nominalQuota: 50Gi}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: default}
+spec: {clusterQueue: cq, fairSharing: {weight: "1"}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: foo, namespace: default}
+spec:
+  queueName: lq
+  podSets:
+  - name: one
+    count: 1
+    topologyRequest: {required: kubernetes.io/hostname}
+    template: {spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}
+status:
+  admission:
+    clusterQueue: cq
+    podSetAssignments:
+    - name: one
+      count: 1
+      flavors: {cpu: tas-default}
+      resourceUsage: {cpu: 1000m}
+      delayedTopologyRequest: Pending
+  conditions:
+  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: "Quota reserved in ClusterQueue cq", lastTransitionTime: "2025-06-01T12:00:00Z"}
+  admissionChecks:
+  - {name: prov-check, state: Ready, message: "", lastTransitionTime: "2025-06-01T12:00:00Z"}
+)";
+    Diagnostics d;
+    scheduler::Engine e(objects_of("secondpass.yaml", text), d);
+    e.cycle(kT0 + kSec);
+    auto r = e.result(true, d);
+    bool assigned = false;
+    for (const auto& o : r.workloads)
+        if (o.name == "foo" && o.admitted)
+            for (const auto& a : o.assignments) assigned = assigned || !a.topology_assignment.domains.empty();
+    const bool passes = assigned && e.afs_usage("default", "lq") == 0;
+    if (passes) FAIL("TestSecondPassDoesNotRepushEntryPenalty now passes: unmark it as known failing");
+    WARN("known failing: TestSecondPassDoesNotRepushEntryPenalty (the simulator has no TAS second pass: a delayed "
+         "topology assignment behind an admission check is never completed)");
+    CHECK(e.afs_usage("default", "lq") == 0);  // and no penalty is pushed for a reserved workload meanwhile
+}
