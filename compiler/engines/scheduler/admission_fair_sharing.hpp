@@ -20,6 +20,7 @@
 // Admitted coincide: the penalty is pushed and settled at the same instant.
 // The ledger's clock only moves when the caller advances it (timeline mode);
 // one-shot simulate keeps it still, as Kueue's unit tests keep their fake clock.
+#include <queueforge/base/diagnostics.hpp>
 #include <queueforge/base/quantity.hpp>
 
 #include <cstdint>
@@ -40,6 +41,8 @@ struct AfsConfig {
     std::int64_t half_life_ns = 0;                   // usageHalfLifeTime (0: usage reset)
     std::int64_t sampling_ns = 5LL * 60 * 1000000000LL;  // usageSamplingInterval (default 5m)
     std::map<std::string, double> resource_weights;  // resourceWeights (default 1)
+    // Where each weight is written, to warn about resources no ClusterQueue covers.
+    std::map<std::string, Diagnostic> weight_sites;
 };
 
 // Pure functions (admission_fair_sharing.go, resource.MulByFloat).

@@ -8,6 +8,7 @@
 #include "engines/scheduler/afs_build.hpp"
 
 #include <cmath>
+#include <set>
 
 namespace queueforge::scheduler::detail {
 
@@ -98,6 +99,15 @@ void read_afs_config(const Reader& rd, const Node* afs, const Node* feature_gate
                 ok = false;
             } else {
                 c.resource_weights[e.key] = v;
+                Diagnostic d;
+                d.severity = Severity::Warning;
+                d.file = rd.r.file;
+                d.mark = e.value.mark();
+                d.object = rd.r.ref;
+                d.rule = "sim.invalid";
+                d.message = rd.r.ref.display() + ": admissionFairSharing.resourceWeights[" + e.key +
+                            "]: no ClusterQueue covers resource \"" + e.key + "\", so the weight changes nothing";
+                c.weight_sites[e.key] = std::move(d);
             }
         }
     }
@@ -138,6 +148,20 @@ void read_lq_afs(const Reader& rd, const Node* doc, LocalQueue& lq) {
     // localqueue_controller.go initializeAfsIfNeeded).
     if (const Node* lu = afs->find("lastUpdate"); lu && !lu->is_null() && !parse_time(scalar_text(lu)))
         rd.error(lu, "admissionFairSharingStatus.lastUpdate: \"" + scalar_text(lu) + "\" is not an RFC 3339 time");
+}
+
+}  // namespace queueforge::scheduler::detail
+
+namespace queueforge::scheduler::detail {
+
+void check_afs_weights(const Model& m, Diagnostics& diags) {
+    if (!m.config.afs) return;
+    std::set<std::string> covered;
+    for (const auto& cq : m.cqs)
+        for (const auto& rg : cq.rgs)
+            for (int res : rg.covered) covered.insert(m.res_name(res));
+    for (const auto& [name, d] : m.config.afs->weight_sites)
+        if (!covered.count(name)) diags.add(d);
 }
 
 }  // namespace queueforge::scheduler::detail

@@ -466,3 +466,14 @@ status:
          "topology assignment behind an admission check is never completed)");
     CHECK(e.afs_usage("default", "lq") == 0);  // and no penalty is pushed for a reserved workload meanwhile
 }
+
+TEST_CASE("afs: a resource weight for a resource no ClusterQueue covers is a positioned warning", "[kueue-afs]") {
+    Diagnostics d;
+    scheduler::Engine e(objects_of("w.yaml", afs_cluster("{usageHalfLifeTime: 1h, resourceWeights: {cpu: 1, nvidia.com/gpu: 4}}", "")), d);
+    (void)e;
+    const std::string text = qf_test::messages(d);
+    INFO(text);
+    CHECK(text.find("resourceWeights[nvidia.com/gpu]: no ClusterQueue covers resource \"nvidia.com/gpu\"") != std::string::npos);
+    CHECK(text.find("resourceWeights[cpu]") == std::string::npos);
+    CHECK_FALSE(d.has_errors());
+}
