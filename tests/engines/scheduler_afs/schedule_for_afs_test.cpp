@@ -231,7 +231,8 @@ TEST_CASE("afs: Kueue's admission-fs sample orders by LocalQueue usage", "[kueue
     INFO(r.out << r.err);
     REQUIRE(r.exit == 0);
     int a_admitted = 0, b_admitted = 0;
-    for (const auto& w : nlohmann::json::parse(r.out)["workloads"]) {
+    const auto report = nlohmann::json::parse(r.out);
+    for (const auto& w : report["workloads"]) {
         const std::string name = w["name"].get<std::string>();
         if (w["status"].get<std::string>() != "Admitted") continue;
         (name.find("from-a-") != std::string::npos ? a_admitted : b_admitted) += 1;
