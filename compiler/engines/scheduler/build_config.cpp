@@ -1,6 +1,7 @@
 // Kueue's controller Configuration: fair sharing, resource exclusion and
-// transformations, quotaCheckStrategy. Features that change admission but are
+// transformations, quotaCheckStrategy, admission fair sharing (afs_build.cpp). Features that change admission but are
 // not simulated are reported as warnings (rule sim.not-simulated).
+#include "engines/scheduler/afs_build.hpp"
 #include "engines/scheduler/cluster_state.hpp"
 
 #include <queueforge/base/yaml_load.hpp>
@@ -51,9 +52,7 @@ void read_configuration(const Reader& rd, const Node& doc, bool v1beta1, Config&
         std::string qcs = rd.str_at(res, "quotaCheckStrategy");
         cfg.ignore_undeclared = qcs == "IgnoreUndeclared";
     }
-    if (const Node* afs = doc.find("admissionFairSharing"); afs && !afs->is_null())
-        rd.warning(afs, "admissionFairSharing changes the order of pending workloads and is not simulated",
-                   "sim.not-simulated");
+    read_afs_config(rd, doc.find("admissionFairSharing"), doc.find("featureGates"), cfg);
     if (const Node* w = doc.find("waitForPodsReady"); w && !w->is_null()) {
         bool enabled = v1beta1 ? rd.bool_at(w, "enable").value_or(false) : true;
         if (enabled)

@@ -9,6 +9,7 @@
 // The objects themselves are visited only to report what the model reads as
 // absent (a field of the wrong shape, a quantity that does not parse), with
 // its position: the simulator's input findings (rule sim.invalid).
+#include "engines/scheduler/afs_build.hpp"
 #include "engines/scheduler/cluster_state.hpp"
 
 #include <queueforge/model/cluster.hpp>
@@ -181,6 +182,7 @@ ClusterQueue read_cluster_queue(const Reader& rd, const model::ClusterQueue& q, 
             if (!cq.rg_of_resource.has(res)) cq.rg_of_resource.set(res, static_cast<int>(i));
     cq.covers_pods = cq.rg_of_resource.has(m.resource_id("pods"));
     check_weight(rd, spec);
+    read_cq_afs(rd, spec, cq);
 
     cq.ns_selector = selector_of(rd, spec, q.namespace_selector);
     rd.str_at(spec, "queueingStrategy");
@@ -353,6 +355,7 @@ void build_queues(const Inputs& in, Model& m, Diagnostics& diags) {
         rd.str_at(spec, "stopPolicy");
         lq.cq_name = l.cluster_queue;
         lq.stopped = !l.stop_policy.empty() && l.stop_policy != "None";
+        read_lq_afs(rd, &rd.r.doc, lq);
         auto it = m.cq_ids.find(lq.cq_name);
         if (it != m.cq_ids.end()) lq.cq = it->second;
         else

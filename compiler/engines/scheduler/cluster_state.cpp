@@ -2,6 +2,8 @@
 // per-topic builders. Also the Model's interning helpers.
 #include "engines/scheduler/cluster_state.hpp"
 
+#include "engines/scheduler/afs_build.hpp"
+
 #include <algorithm>
 #include <set>
 #include <tuple>
@@ -149,6 +151,7 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, Work
     }
 
     build_queues(in, m, diags);
+    check_afs_weights(m, diags);
     build_topologies(in, m, diags);
     add_workloads(in.workloads, m, ctx, diags);
     index_workloads(m);

@@ -67,6 +67,7 @@ struct Engine::Impl {
     void seal() {
         if (q) return;
         if (added) index_workloads(m);
+        m.afs.init(m);
         q.emplace(m);
         for (std::size_t i = 0; i < m.wls.size(); ++i) {
             q->push_or_update(static_cast<int>(i));
@@ -88,6 +89,7 @@ struct Engine::Impl {
     void release(int wl) {
         Workload& w = m.wls[wl];
         ClusterQueue& cq = m.cqs[w.adm_cq];
+        m.afs.released(m, wl);
         QuotaView(m, cache).remove_usage(cq.node, w.usage);
         apply_placements(m, w.placements, -1, Scope::Cache);
         w.placements.clear();
@@ -392,6 +394,7 @@ CycleEvents Engine::cycle(std::int64_t now_ns, bool complete_evictions) {
     ev.admitted = std::move(out.admitted);
     std::sort(ev.admitted.begin(), ev.admitted.end());
     for (int w : ev.admitted) {
+        s.m.afs.admitted(s.m, w);  // entry penalty, settled at Admitted
         s.queues().remove(w);
         ++s.m.cqs[s.m.wls[w].adm_cq].generation;
     }
@@ -402,6 +405,15 @@ CycleEvents Engine::cycle(std::int64_t now_ns, bool complete_evictions) {
     if (complete_evictions) s.pending_victims = ev.evicted;
     ev.changed = !ev.admitted.empty() || !ev.evicted.empty() || s.queues().watched_changed();
     return ev;
+}
+
+void Engine::advance(std::int64_t now_ns) { sealed().m.afs.advance(sealed().m, now_ns); }
+
+double Engine::afs_usage(const std::string& ns, const std::string& lq) const {
+    const Model& m = sealed().m;
+    auto it = m.lq_ids.find(ns + "/" + lq);
+    if (it == m.lq_ids.end() || !m.afs.entry(it->second)) return 0;
+    return m.afs.usage(m, it->second);
 }
 
 int Engine::cycles_run() const { return sealed().cycle; }

@@ -5,6 +5,7 @@
 // (cluster_state.cpp); the scheduling state that changes while simulating
 // (usage, queue membership, outcomes) lives in the Workload/ClusterQueue
 // fields marked "sim state" and in QuotaState.
+#include "engines/scheduler/admission_fair_sharing.hpp"
 #include "engines/scheduler/amount.hpp"
 
 #include <queueforge/engines/topology.hpp>
@@ -104,12 +105,15 @@ struct ClusterQueue {
     // sim state
     std::int64_t generation = 1;  // AllocatableResourceGeneration
     std::vector<int> workloads;   // workloads holding quota here (cache)
+    bool usage_based_afs = false;  // admissionScope.admissionMode: UsageBasedAdmissionFairSharing
 };
 
 struct LocalQueue {
     std::string ns, name, cq_name;
     int cq = -1;
     bool stopped = false;
+    double afs_weight = 1.0;  // spec.fairSharing.weight (AFS)
+    NanoList afs_consumed;    // status.fairSharing.admissionFairSharingStatus.consumedResources
 };
 
 // Per-podset requests, resource id -> int64 (milli-CPU, units), kept in
@@ -241,6 +245,8 @@ struct Config {
     std::vector<std::string> exclude_prefixes;
     std::vector<Transformation> transformations;
     bool ignore_undeclared = false;  // resources.quotaCheckStrategy: IgnoreUndeclared
+    std::optional<AfsConfig> afs;    // admissionFairSharing
+    bool afs_gate = true;            // featureGates AdmissionFairSharing (Beta, on since 0.15)
 };
 
 struct NamespaceInfo {
@@ -274,6 +280,7 @@ struct Model {
     std::unordered_map<std::string, int> shape_ids;  // interned equivalence shapes
     Config config;
     std::vector<TasFlavor> tas;
+    AfsLedger afs;
 
     int resource_id(const std::string& name);
     int flavor_id(const std::string& name);

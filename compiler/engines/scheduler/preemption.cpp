@@ -48,10 +48,16 @@ bool satisfies_policy(const Workload& preemptor, const Workload& cand, Policy p)
 }
 
 int compare_candidates(const Model& m, const Workload& a, const Workload& b, int preemptor_cq) {
-    (void)m;
     if (a.evicted != b.evicted) return a.evicted ? -1 : 1;
     bool a_own = a.adm_cq == preemptor_cq, b_own = b.adm_cq == preemptor_cq;
     if (a_own != b_own) return a_own ? 1 : -1;
+    // Admission fair sharing (resourceUsagePreemptionEnabled): same
+    // ClusterQueue, different LocalQueue names, both with a LocalQueue usage
+    // (a usage-based ClusterQueue): the higher usage goes first.
+    if (a.adm_cq == b.adm_cq && a.queue_name != b.queue_name && m.afs.enabled_for_cq(m, a.adm_cq)) {
+        const double ua = m.afs.usage(m, a.lq), ub = m.afs.usage(m, b.lq);
+        if (ua != ub) return ua > ub ? -1 : 1;
+    }
     if (a.priority != b.priority) return a.priority < b.priority ? -1 : 1;
     if (a.reserved_at != b.reserved_at) return a.reserved_at > b.reserved_at ? -1 : 1;  // most recent first
     if (a.uid != b.uid) return a.uid < b.uid ? -1 : 1;

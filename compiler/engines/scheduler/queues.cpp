@@ -51,21 +51,45 @@ Queues::Queues(Model& m)
     name_order_.resize(q_.size());
     for (std::size_t i = 0; i < name_order_.size(); ++i) name_order_[i] = static_cast<int>(i);
     std::sort(name_order_.begin(), name_order_.end(), [&](int a, int b) { return m_.cqs[a].name < m_.cqs[b].name; });
+    afs_.resize(q_.size());
+    for (std::size_t i = 0; i < q_.size(); ++i) afs_[i] = m_.afs.enabled_for_cq(m_, static_cast<int>(i));
+}
+
+bool Queues::afs_before(int a, int b, int sticky) const {
+    const double ua = m_.afs.usage(m_, m_.wls[a].lq), ub = m_.afs.usage(m_, m_.wls[b].lq);
+    // cmp.Compare on float64: +Inf == +Inf falls through to the base order.
+    if (ua < ub) return true;
+    if (ub < ua) return false;
+    if ((a == sticky) != (b == sticky)) return a == sticky;
+    return key(a) < key(b);
+}
+
+int Queues::afs_head(const CQQueue& q, int cq) {
+    (void)cq;
+    const int sticky = q.preemptor_sticky && q.preemptor >= 0 && in_active(q.preemptor) ? q.preemptor : -1;
+    int best = sticky;
+    // Each bucket holds one LocalQueue's workloads in base order: its first
+    // is the LocalQueue's best there.
+    for (const auto& [k, b] : q.heads)
+        if (best < 0 || afs_before(k.wl, best, sticky)) best = k.wl;
+    return best;
 }
 
 int Queues::bucket_of(int wl) {
     const Workload& w = m_.wls[wl];
     int b = wl_bucket_[wl];
-    if (b >= 0 && buckets_[b].cq == w.queue_cq && buckets_[b].hash == w.hash) return b;
+    const int lq = w.queue_cq >= 0 && afs_[w.queue_cq] ? w.lq : -1;
+    if (b >= 0 && buckets_[b].cq == w.queue_cq && buckets_[b].hash == w.hash && buckets_[b].lq == lq) return b;
     // The namespace verdict is fixed: selectors and namespace labels do not
     // change during a run.
     const bool ns_ok = namespace_matches(w.queue_cq, wl);
-    auto [it, added] = bucket_ids_.try_emplace({w.queue_cq, w.hash, ns_ok}, static_cast<int>(buckets_.size()));
+    auto [it, added] = bucket_ids_.try_emplace({w.queue_cq, w.hash, ns_ok, lq}, static_cast<int>(buckets_.size()));
     if (added) {
         Bucket nb;
         nb.cq = w.queue_cq;
         nb.hash = w.hash;
         nb.ns_ok = ns_ok;
+        nb.lq = lq;
         buckets_.push_back(std::move(nb));
         q_[w.queue_cq].buckets_by_hash[w.hash].push_back(it->second);
     }
@@ -238,7 +262,8 @@ std::vector<std::pair<int, int>> Queues::heads() {
             continue;
         }
         int wl = -1;
-        if (q.preemptor_sticky && q.preemptor >= 0 && in_active(q.preemptor)) wl = q.preemptor;
+        if (afs_[cq]) wl = afs_head(q, cq);
+        else if (q.preemptor_sticky && q.preemptor >= 0 && in_active(q.preemptor)) wl = q.preemptor;
         else wl = q.heads.begin()->first.wl;
         note(wl);
         erase_active(wl);
@@ -341,6 +366,12 @@ std::vector<int> Queues::active_in_order(int cq) const {
     std::vector<int> out;
     const bool sticky = q.preemptor_sticky && q.preemptor >= 0 &&
                         std::any_of(keys.begin(), keys.end(), [&](const Key& k) { return k.wl == q.preemptor; });
+    if (afs_[cq]) {
+        for (const auto& k : keys) out.push_back(k.wl);
+        const int s = sticky ? q.preemptor : -1;
+        std::stable_sort(out.begin(), out.end(), [&](int a, int b) { return afs_before(a, b, s); });
+        return out;
+    }
     if (sticky) out.push_back(q.preemptor);
     for (const auto& k : keys)
         if (out.empty() || k.wl != out.front()) out.push_back(k.wl);

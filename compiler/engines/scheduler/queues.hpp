@@ -63,6 +63,7 @@ private:
         int cq = -1;
         int hash = -1;
         bool ns_ok = true;
+        int lq = -1;  // admission fair sharing: one LocalQueue per bucket
         std::set<Key> active;
         std::set<Key> parked;  // the inadmissible ones
         // Members whose reason the bulk parking may still rewrite (it
@@ -85,6 +86,10 @@ private:
     };
 
     Key key(int wl) const;
+    // Admission fair sharing (queueOrderingFunc): the head with the lowest
+    // LocalQueue usage, then the base order (sticky preemptor first).
+    int afs_head(const CQQueue& q, int cq);
+    bool afs_before(int a, int b, int sticky) const;
     int bucket_of(int wl);
     void edit_active(CQQueue& q, int b, bool insert, const Key& k);
     void insert_active(int wl);
@@ -107,7 +112,7 @@ private:
     Model& m_;
     std::vector<CQQueue> q_;
     std::vector<Bucket> buckets_;
-    std::map<std::tuple<int, int, bool>, int> bucket_ids_;  // (cq, hash, ns_ok) -> bucket
+    std::map<std::tuple<int, int, bool, int>, int> bucket_ids_;  // (cq, hash, ns_ok, AFS lq) -> bucket
     std::vector<int> wl_bucket_;     // per workload, -1 until first queued
     std::set<int> pending_cqs_;      // notified CQs without cohort
     std::set<int> pending_roots_;    // notified root cohorts
@@ -115,6 +120,7 @@ private:
     std::vector<std::pair<int, QueueState>> log_;  // first state seen since begin_watch
     bool bulk_changed_ = false;      // a bulk park since begin_watch moved a workload not in log_
     std::vector<std::uint32_t> stamp_;
+    std::vector<char> afs_;  // per ClusterQueue: usage-based admission fair sharing
     std::uint32_t epoch_ = 1;
 };
 

@@ -65,6 +65,7 @@ public:
         std::int64_t now = 0;
         while (!events_.empty() && report_.settled) {
             now = events_.top().at;
+            engine_.advance(epoch_ns_ + now * kMsNs);
             while (!events_.empty() && events_.top().at == now) {
                 Event e = events_.top();
                 events_.pop();

@@ -87,6 +87,14 @@ public:
     // cycle's victims release their quota first when complete_evictions.
     CycleEvents cycle(std::int64_t now_ns, bool complete_evictions = true);
     int cycles_run() const;
+    // Virtual time passes up to `now_ns` before the events at that instant:
+    // Kueue's LocalQueue controller samples admission-fair-sharing usage every
+    // usageSamplingInterval (a no-op without admissionFairSharing). One-shot
+    // simulate never calls it: its clock stands still, as in Kueue's tests.
+    void advance(std::int64_t now_ns);
+    // The LocalQueue's admission-fair-sharing usage as Kueue orders by it
+    // (0 without admission fair sharing on its ClusterQueue).
+    double afs_usage(const std::string& namespace_, const std::string& local_queue) const;
     // The latest creation or quota-reservation time among the input
     // workloads: simulate() starts its clock there.
     std::int64_t latest_timestamp() const;
