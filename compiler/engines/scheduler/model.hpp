@@ -48,6 +48,10 @@ struct Flavor {
     bool exists = false;
     std::string topology_name;  // spec.topologyName
     int tas = -1;               // Model::tas index: a TAS flavor with its Topology
+    // spec.topologyName was set but, without nodes, placement is not
+    // simulated (topology_name is cleared): only a delayed topology request
+    // (ProvisioningRequest check) is still reported.
+    bool unsimulated_topology = false;
     std::map<std::string, std::string> labels;
     std::vector<Taint> taints;
     std::vector<Toleration> tolerations;

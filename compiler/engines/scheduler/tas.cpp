@@ -242,8 +242,33 @@ std::string tas_flavor_mismatch(const Model& m, const ClusterQueue& cq, const Po
 }
 
 void place_after_assignment(Model& m, int wl, const ClusterQueue& cq, Assignment& a) {
-    if (!cq.has_tas || m.tas.empty() || a.rep_mode() == Mode::NoFit) return;
+    if (a.rep_mode() == Mode::NoFit) return;
     const Workload& w = m.wls[wl];
+    if (m.tas.empty() && !cq.has_tas) {
+        // Placement is not simulated without nodes, but a delayed topology
+        // request does not need them: the admission still says Pending.
+        bool tas_only = !cq.rgs.empty();
+        for (const auto& rg : cq.rgs)
+            for (int f : rg.flavors) tas_only = tas_only && m.flavors[f].unsimulated_topology;
+        for (std::size_t i = 0; i < w.podsets.size() && i < a.podsets.size(); ++i) {
+            PodSetAssignment& psa = a.podsets[i];
+            const auto& tr = w.podsets[i].topology;
+            if (!((tr && tr->explicit_request) || tas_only) || !psa.status.err.empty() || psa.count == 0 ||
+                psa.topology)
+                continue;
+            std::vector<int> flavors;
+            for (const auto& [res, fa] : psa.flavors)
+                if (m.flavors[fa.flavor].unsimulated_topology &&
+                    std::find(flavors.begin(), flavors.end(), fa.flavor) == flavors.end())
+                    flavors.push_back(fa.flavor);
+            if (flavors.size() == 1 &&
+                (cq.multikueue || (!w.holds && std::find(cq.prov_req_flavors.begin(), cq.prov_req_flavors.end(),
+                                                         flavors[0]) != cq.prov_req_flavors.end())))
+                psa.delayed = "Pending";
+        }
+        return;
+    }
+    if (!cq.has_tas || m.tas.empty()) return;
     TasRequests reqs = workload_requests(m, w, cq, a);
     if (a.rep_mode() == Mode::Fit) {
         Found f = find_assignments(m, reqs, false, w);
