@@ -8,6 +8,18 @@
 // QueueSecondPassIfNeeded queues them after an exponential backoff (1 s,
 // doubling, at most 30 s) and Heads() takes every ready one before popping
 // the ClusterQueues.
+//
+// Feature gates at their ff69552e defaults (pkg/features/kube_features.go):
+// TASFailedNodeReplacement (beta since 0.14, on), TASFailedNodeReplacementFailFast
+// (beta since 0.14, on: a pass that finds no replacement evicts the workload
+// with EvictedDueToNodeFailures instead of retrying), and
+// SkipReassignmentForPodOwnedWorkloads (beta since 0.19, on: a workload owned by
+// a single v1 Pod keeps its placement).
+//
+// As in Kueue, a second pass that needs preemption looks for targets with the
+// kept flavors. One deviation: partial admission (PodSetReducer) is not tried
+// for a workload that already holds quota; its counts stay those of the
+// admission.
 #include "engines/scheduler/model.hpp"
 
 #include <cstdint>
