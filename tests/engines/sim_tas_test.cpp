@@ -3,6 +3,7 @@
 // scheduler places them (kueue ff69552e, flavorassigner TAS step,
 // updateAssignmentForTAS, workloadFits, TASFlavorSnapshot.Fits), and the
 // placement is part of the outcome.
+#include "engines/scheduler/second_pass.hpp"
 #include "sim_util.hpp"
 #include "test_util.hpp"
 
@@ -732,4 +733,48 @@ TEST_CASE("TAS second pass: simulate's text output tells a repaired and a delaye
             CHECK(x["evictionReason"].is_null());
         }
     }
+}
+
+TEST_CASE("TAS second pass: the queue's backoff is Kueue's (1 s, doubling, at most 30 s)", "[sim][tas][second-pass]") {
+    using queueforge::scheduler::detail::SecondPassQueue;
+    constexpr std::int64_t s = 1000000000LL;
+    CHECK(SecondPassQueue::delay(1) == 1 * s);
+    CHECK(SecondPassQueue::delay(2) == 2 * s);
+    CHECK(SecondPassQueue::delay(3) == 4 * s);
+    CHECK(SecondPassQueue::delay(5) == 16 * s);
+    CHECK(SecondPassQueue::delay(6) == 30 * s);
+    CHECK(SecondPassQueue::delay(40) == 30 * s);
+
+    // A workload holding quota whose delayed topology waits for its checks.
+    queueforge::scheduler::detail::Model m;
+    queueforge::scheduler::detail::Workload w;
+    w.holds = true;
+    w.checks = 1;
+    w.checks_ready = true;
+    w.admission.push_back({"main", 1, {}, {}, "Pending"});
+    m.wls.push_back(w);
+    SecondPassQueue q;
+    q.queue_initial(m, 0);
+    REQUIRE(q.has_ready(0));
+    auto heads = q.take_ready(0);
+    REQUIRE(heads.size() == 1);
+    CHECK(heads[0].iteration == 1);
+    CHECK(q.empty());
+    // Failed: back with iteration 2, ready 2 s later, not before.
+    CHECK(q.queue_if_needed(m, 0, heads[0].iteration, 10 * s));
+    CHECK_FALSE(q.queue_if_needed(m, 0, 1, 10 * s));  // already queued (prequeueIfAbsent)
+    CHECK_FALSE(q.has_ready(11 * s));
+    REQUIRE(q.has_ready(12 * s));
+    heads = q.take_ready(12 * s);
+    REQUIRE(heads.size() == 1);
+    CHECK(heads[0].iteration == 2);
+    // Not needed any more (checks no longer all Ready): not queued, and gone.
+    m.wls[0].checks_ready = false;
+    CHECK_FALSE(q.queue_if_needed(m, 0, heads[0].iteration, 20 * s));
+    CHECK(q.empty());
+    // Neither is a workload without quota, nor an Admitted one.
+    m.wls[0].checks_ready = true;
+    m.wls[0].admitted_cond = true;
+    q.queue_initial(m, 0);
+    CHECK(q.empty());
 }
