@@ -3,6 +3,7 @@
 // scheduler places them (kueue ff69552e, flavorassigner TAS step,
 // updateAssignmentForTAS, workloadFits, TASFlavorSnapshot.Fits), and the
 // placement is part of the outcome.
+#include "engines/scheduler/second_pass.hpp"
 #include "sim_util.hpp"
 #include "test_util.hpp"
 
@@ -546,4 +547,234 @@ TEST_CASE("TAS: nodes without a level label are reported twenty at a time, then 
     CHECK(per_node == 20);
     CHECK(summary == 1);
     CHECK(r.wl("two").admitted);
+}
+
+// Kueue's second scheduling pass (ff69552e scheduler.go, pkg/workload
+// NeedsSecondPass): a workload already holding quota is scheduled again to
+// move the pods of a failed node, or to place the topology a
+// ProvisioningRequest check delayed.
+namespace {
+
+// `running` on `on` nodes, Admitted, with status.unhealthyNodes.
+std::string failed(const std::string& name, const std::vector<std::string>& on, const std::vector<std::string>& unhealthy) {
+    std::string w = running(name, on);
+    const std::string conds = "  conditions: [{type: QuotaReserved, status: 'True', reason: QuotaReserved, ";
+    REQUIRE(w.find(conds) != std::string::npos);
+    w.replace(w.find(conds), conds.size(),
+              "  conditions: [{type: Admitted, status: 'True', reason: Admitted, message: x, lastTransitionTime: "
+              "'2025-06-01T09:00:00Z'}, {type: QuotaReserved, status: 'True', reason: QuotaReserved, ");
+    std::string list;
+    for (const auto& n : unhealthy) list += std::string(list.empty() ? "" : ", ") + "{name: " + n + "}";
+    w += "  unhealthyNodes: [" + list + "]\n";
+    return w;
+}
+
+// A ClusterQueue whose flavor tas has a ProvisioningRequest admission check.
+const std::string kProvReq = R"(
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: AdmissionCheck
+metadata: {name: prov}
+spec: {controllerName: kueue.x-k8s.io/provisioning-request}
+)" + queue("{name: tas, resources: [{name: cpu, nominalQuota: '10'}]}",
+           "admissionChecksStrategy: {admissionChecks: [{name: prov, onFlavors: [tas]}]}, ");
+
+}  // namespace
+
+TEST_CASE("TAS second pass: the pods of a failed node move to a healthy one", "[sim][tas][second-pass]") {
+    // x0 is gone (no such Node); its pod moves, the pod on x1 stays.
+    Run r = qf_sim::one_cycle(kTopology + nodes() + kTasOnly + failed("w", {"x0", "x1"}, {"x0"}));
+    const auto& w = r.wl("w");
+    REQUIRE(w.admitted);
+    CHECK(hosts(w) == "x1: 1, x2: 1");
+    CHECK(w.replaced_nodes == std::vector<std::string>{"x0"});
+    CHECK(w.unhealthy_nodes.empty());
+    REQUIRE(w.second_pass_in_cycle);
+    CHECK(*w.second_pass_in_cycle == 1);
+    CHECK_FALSE(w.admitted_in_cycle);  // the quota was held before: no new admission
+    CHECK(w.eviction_reason.empty());
+    // The repaired placement is what the nodes hold: a 3-pod job finds only x3 and x4.
+    Run r2 = qf_sim::run(kTopology + nodes() + kTasOnly + failed("w", {"x0", "x1"}, {"x0"}) +
+                         job("next", 3, "unconstrained: true"));
+    CHECK(hosts(r2.wl("w")) == "x1: 1, x2: 1");
+    CHECK_FALSE(r2.wl("next").admitted);
+}
+
+TEST_CASE("TAS second pass: the replacement stays in the rack a required podset asked for", "[sim][tas][second-pass]") {
+    // Rack-required on r1 (x0 was in r1 too): x2 is the only room left in r1,
+    // although x3 and x4 in r2 are free.
+    std::string w = failed("w", {"x0", "x1"}, {"x0"});
+    w.replace(w.find("unconstrained: true"), std::string("unconstrained: true").size(), "required: cloud.com/rack");
+    Run r = qf_sim::one_cycle(kTopology + nodes() + kTasOnly + w);
+    REQUIRE(r.wl("w").admitted);
+    CHECK(hosts(r.wl("w")) == "x1: 1, x2: 1");
+}
+
+TEST_CASE("TAS second pass: no room for a failed node's pods evicts the workload", "[sim][tas][second-pass]") {
+    // Every node holds one of its pods: nowhere to move the pod of x0.
+    // Kueue (TASFailedNodeReplacementFailFast, on) evicts it with
+    // EvictedDueToNodeFailures; the quota is released after the cycle.
+    const std::string in = kTopology + nodes() + kTasOnly + failed("w", {"x0", "x1", "x2", "x3", "x4"}, {"x0"});
+    Run r = qf_sim::one_cycle(in);
+    const auto& w = r.wl("w");
+    CHECK(w.admitted);  // evicted, quota not yet released
+    CHECK(w.eviction_reason == "EvictedDueToNodeFailures");
+    CHECK(w.eviction_message == "Workload was evicted as there was no replacement for unhealthy node(s): x0");
+    CHECK_FALSE(w.preempted);
+    CHECK(hosts(w) == "x0: 1, x1: 1, x2: 1, x3: 1, x4: 1");
+    // Run on: the workload controller releases the quota and requeues it; 5
+    // pods never fit on 4 nodes.
+    Run all = qf_sim::run(in);
+    const auto& w2 = all.wl("w");
+    CHECK_FALSE(w2.admitted);
+    CHECK(w2.reason == "TopologyPlacementFailed");
+    CHECK(w2.unhealthy_nodes.empty());  // Evict resets status.unhealthyNodes
+}
+
+TEST_CASE("TAS second pass: an unhealthy node that holds none of its pods is ignored", "[sim][tas][second-pass][badinput]") {
+    // workload.HasTopologyAssignmentWithUnhealthyNode is false for a node
+    // outside the placement (x3, a node it does not use; x7, no node at all):
+    // no second pass, the placement and status.unhealthyNodes stay as given.
+    Run r = qf_sim::one_cycle(kTopology + nodes() + kTasOnly + failed("w", {"x1", "x2"}, {"x3", "x7"}));
+    const auto& w = r.wl("w");
+    REQUIRE(w.admitted);
+    CHECK(hosts(w) == "x1: 1, x2: 1");
+    CHECK_FALSE(w.second_pass_in_cycle);
+    CHECK(w.replaced_nodes.empty());
+    CHECK(w.unhealthy_nodes == std::vector<std::string>{"x3", "x7"});
+    CHECK(w.eviction_reason.empty());
+    // Only the first unhealthy node is replaced (findReplacementAssignment
+    // takes status.unhealthyNodes[0]); a placement on the second only
+    // triggers the pass.
+    Run r2 = qf_sim::one_cycle(kTopology + nodes() + kTasOnly + failed("w", {"x1", "x0"}, {"x0", "x7"}));
+    CHECK(hosts(r2.wl("w")) == "x1: 1, x2: 1");
+}
+
+TEST_CASE("TAS second pass: a ProvisioningRequest check delays the topology until it is Ready", "[sim][tas][second-pass]") {
+    // First pass: quota reserved, topology Pending, nothing placed.
+    Run r = qf_sim::one_cycle(kTopology + nodes() + kProvReq + job("p", 2, "required: cloud.com/rack"));
+    const auto& p = r.wl("p");
+    REQUIRE(p.admitted);
+    REQUIRE(p.assignments.size() == 1);
+    CHECK(p.assignments[0].delayed_topology_request == "Pending");
+    CHECK_FALSE(p.assignments[0].topology_assignment);
+    CHECK(p.assignments[0].flavors.at("cpu") == "tas");
+    // Nothing runs yet: the nodes stay free for others.
+    CHECK(r.result.topologies.size() == 1);
+    for (const auto& leaf : r.result.topologies[0].leaves) CHECK(leaf.pods.empty());
+
+    // The same workload as Kueue leaves it, now with its check Ready: the
+    // second pass places it and marks the request Ready.
+    const std::string held =
+        "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: p, namespace: ns, creationTimestamp: "
+        "'2025-06-01T10:00:00Z'}\nspec: {queueName: lq, podSets: [{name: main, count: 2, topologyRequest: {required: "
+        "cloud.com/rack}, template: {spec: {containers: [{name: c, resources: {requests: {cpu: '1'}}}]}}}]}\nstatus:\n"
+        "  conditions: [{type: QuotaReserved, status: 'True', reason: QuotaReserved, message: x, lastTransitionTime: "
+        "'2025-06-01T10:00:00Z'}]\n  admission: {clusterQueue: cq, podSetAssignments: [{name: main, count: 2, flavors: "
+        "{cpu: tas}, resourceUsage: {cpu: '2'}, delayedTopologyRequest: Pending}]}\n";
+    Run pending = qf_sim::one_cycle(kTopology + nodes() + kProvReq + held +
+                                    "  admissionChecks: [{name: prov, state: Pending, lastTransitionTime: "
+                                    "'2025-06-01T10:00:00Z', message: ''}]\n");
+    CHECK(pending.wl("p").assignments[0].delayed_topology_request == "Pending");
+    CHECK_FALSE(pending.wl("p").second_pass_in_cycle);
+
+    Run ready = qf_sim::one_cycle(kTopology + nodes() + kProvReq + held +
+                                  "  admissionChecks: [{name: prov, state: Ready, lastTransitionTime: "
+                                  "'2025-06-01T10:00:00Z', message: ''}]\n");
+    const auto& q = ready.wl("p");
+    REQUIRE(q.admitted);
+    CHECK(q.assignments[0].delayed_topology_request == "Ready");
+    CHECK(hosts(q) == "x1: 1, x2: 1");
+    REQUIRE(q.second_pass_in_cycle);
+    CHECK(*q.second_pass_in_cycle == 1);
+}
+
+TEST_CASE("TAS second pass: a delayed topology that does not fit yet is retried", "[sim][tas][second-pass]") {
+    // Both racks hold a pod: no rack has room for two. The second pass fails
+    // (Kueue: event SecondPassFailed, back to the second-pass queue with
+    // backoff); the quota stays reserved and the topology Pending.
+    const std::string held =
+        "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: p, namespace: ns, creationTimestamp: "
+        "'2025-06-01T10:00:00Z'}\nspec: {queueName: lq, podSets: [{name: main, count: 2, topologyRequest: {required: "
+        "cloud.com/rack}, template: {spec: {containers: [{name: c, resources: {requests: {cpu: '1'}}}]}}}]}\nstatus:\n"
+        "  conditions: [{type: QuotaReserved, status: 'True', reason: QuotaReserved, message: x, lastTransitionTime: "
+        "'2025-06-01T10:00:00Z'}]\n  admission: {clusterQueue: cq, podSetAssignments: [{name: main, count: 2, flavors: "
+        "{cpu: tas}, resourceUsage: {cpu: '2'}, delayedTopologyRequest: Pending}]}\n  admissionChecks: [{name: prov, "
+        "state: Ready, lastTransitionTime: '2025-06-01T10:00:00Z', message: ''}]\n";
+    Run r = qf_sim::run(kTopology + nodes() + kProvReq + running("a", {"x1"}) + running("b", {"x3"}) + held);
+    const auto& p = r.wl("p");
+    REQUIRE(p.admitted);
+    CHECK(p.assignments[0].delayed_topology_request == "Pending");
+    CHECK_FALSE(p.assignments[0].topology_assignment);
+    CHECK_FALSE(p.second_pass_message.empty());
+    CHECK(r.result.converged);
+}
+
+TEST_CASE("TAS second pass: simulate's text output tells a repaired and a delayed placement", "[sim][tas][second-pass][cli]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "cluster.yaml", kTopology + nodes() + kProvReq);
+    std::string w = failed("w", {"x0", "x1"}, {"x0"});
+    qf_test::write_text(tmp.path / "running.yaml", w);
+    qf_test::write_text(tmp.path / "job.yaml", job("p", 2, "required: cloud.com/rack"));
+    auto r = qf_test::run_cli("simulate " + qf_test::shell_quote(tmp.path.string()));
+    INFO(r.out << r.err);
+    REQUIRE(r.exit == 0);
+    CHECK(r.out.find("second pass: pods moved off unhealthy node(s) x0") != std::string::npos);
+    CHECK(r.out.find("topology of main delayed: quota reserved, placed in a second pass once its ProvisioningRequest "
+                     "admission check is Ready") != std::string::npos);
+    auto j = qf_test::run_cli("simulate " + qf_test::shell_quote(tmp.path.string()) + " -o json");
+    REQUIRE(j.exit == 0);
+    auto doc = nlohmann::json::parse(j.out);
+    for (const auto& x : doc["workloads"]) {
+        if (x["name"] == "p")
+            CHECK(x["admission"]["podSetAssignments"][0]["delayedTopologyRequest"] == "Pending");
+        if (x["name"] == "w") {
+            CHECK(x["secondPass"]["replacedNodes"] == nlohmann::json::array({"x0"}));
+            CHECK(x["evictionReason"].is_null());
+        }
+    }
+}
+
+TEST_CASE("TAS second pass: the queue's backoff is Kueue's (1 s, doubling, at most 30 s)", "[sim][tas][second-pass]") {
+    using queueforge::scheduler::detail::SecondPassQueue;
+    constexpr std::int64_t s = 1000000000LL;
+    CHECK(SecondPassQueue::delay(1) == 1 * s);
+    CHECK(SecondPassQueue::delay(2) == 2 * s);
+    CHECK(SecondPassQueue::delay(3) == 4 * s);
+    CHECK(SecondPassQueue::delay(5) == 16 * s);
+    CHECK(SecondPassQueue::delay(6) == 30 * s);
+    CHECK(SecondPassQueue::delay(40) == 30 * s);
+
+    // A workload holding quota whose delayed topology waits for its checks.
+    queueforge::scheduler::detail::Model m;
+    queueforge::scheduler::detail::Workload w;
+    w.holds = true;
+    w.checks = 1;
+    w.checks_ready = true;
+    w.admission.push_back({"main", 1, {}, {}, "Pending"});
+    m.wls.push_back(w);
+    SecondPassQueue q;
+    q.queue_initial(m, 0);
+    REQUIRE(q.has_ready(0));
+    auto heads = q.take_ready(0);
+    REQUIRE(heads.size() == 1);
+    CHECK(heads[0].iteration == 1);
+    CHECK(q.empty());
+    // Failed: back with iteration 2, ready 2 s later, not before.
+    CHECK(q.queue_if_needed(m, 0, heads[0].iteration, 10 * s));
+    CHECK_FALSE(q.queue_if_needed(m, 0, 1, 10 * s));  // already queued (prequeueIfAbsent)
+    CHECK_FALSE(q.has_ready(11 * s));
+    REQUIRE(q.has_ready(12 * s));
+    heads = q.take_ready(12 * s);
+    REQUIRE(heads.size() == 1);
+    CHECK(heads[0].iteration == 2);
+    // Not needed any more (checks no longer all Ready): not queued, and gone.
+    m.wls[0].checks_ready = false;
+    CHECK_FALSE(q.queue_if_needed(m, 0, heads[0].iteration, 20 * s));
+    CHECK(q.empty());
+    // Neither is a workload without quota, nor an Admitted one.
+    m.wls[0].checks_ready = true;
+    m.wls[0].admitted_cond = true;
+    q.queue_initial(m, 0);
+    CHECK(q.empty());
 }

@@ -26,6 +26,9 @@ json admission(const scheduler::WorkloadOutcome& w) {
             for (const auto& d : a.topology_assignment->domains) domains.push_back({{"values", d.values}, {"count", d.count}});
             entry["topologyAssignment"] = {{"levels", a.topology_assignment->levels}, {"domains", domains}};
         }
+        // Pending: the topology waits for a ProvisioningRequest check; Ready:
+        // the second pass placed it.
+        if (!a.delayed_topology_request.empty()) entry["delayedTopologyRequest"] = a.delayed_topology_request;
         psa.push_back(std::move(entry));
     }
     return {{"clusterQueue", w.cluster_queue}, {"podSetAssignments", psa}};
@@ -43,6 +46,18 @@ json reason(const scheduler::WorkloadOutcome& w) {
 }
 json preemption_reason(const scheduler::WorkloadOutcome& w) {
     return w.preempted && !w.preemption_reason.empty() ? json(w.preemption_reason) : json(nullptr);
+}
+
+// Kueue's second scheduling pass for a workload already holding quota:
+// null unless there was one (or one is due).
+json second_pass(const scheduler::WorkloadOutcome& w) {
+    if (!w.second_pass_in_cycle && w.unhealthy_nodes.empty() && w.replaced_nodes.empty() &&
+        w.second_pass_message.empty())
+        return nullptr;
+    return {{"inCycle", w.second_pass_in_cycle ? json(*w.second_pass_in_cycle) : json(nullptr)},
+            {"replacedNodes", w.replaced_nodes},
+            {"unhealthyNodes", w.unhealthy_nodes},
+            {"failedMessage", w.second_pass_message.empty() ? json(nullptr) : json(w.second_pass_message)}};
 }
 
 json outcome_summary(const scheduler::WorkloadOutcome& w) {
@@ -87,6 +102,9 @@ std::string format_json(const Report& r) {
                              {"reason", reason(w)},
                              {"preemptionReason", preemption_reason(w)},
                              {"message", message(w)},
+                             {"evictionReason", w.eviction_reason.empty() ? json(nullptr) : json(w.eviction_reason)},
+                             {"evictionMessage", w.eviction_message.empty() ? json(nullptr) : json(w.eviction_message)},
+                             {"secondPass", second_pass(w)},
                              {"expectation", e},
                              {"nodeShape", s.node_shape_problem.empty() ? json(nullptr) : json(s.node_shape_problem)}});
         if (s.alone) {

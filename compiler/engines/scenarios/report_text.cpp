@@ -17,6 +17,23 @@ std::string flavors_of(const scheduler::WorkloadOutcome& w) {
     return s.empty() ? "-" : s;
 }
 
+std::string join(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+}
+
+// An unhealthy node is the lowest-level value of a domain of its placement.
+bool hosts_pods(const scheduler::WorkloadOutcome& w) {
+    for (const auto& a : w.assignments)
+        if (a.topology_assignment)
+            for (const auto& d : a.topology_assignment->domains)
+                if (!d.values.empty() &&
+                    std::find(w.unhealthy_nodes.begin(), w.unhealthy_nodes.end(), d.values.back()) != w.unhealthy_nodes.end())
+                    return true;
+    return false;
+}
+
 std::string pad(std::string s, std::size_t w) {
     if (s.size() < w) s.append(w - s.size(), ' ');
     return s;
@@ -66,9 +83,25 @@ std::string format_text(const Report& r) {
             out += "  " + pad(row.workload, w) + "  " + pad(row.status, ws) + pad(row.flavor, wf) + pad(row.borrow, wb) +
                    pad(row.alone, wa) + row.expect + "\n";
             if (x.admitted)
-                for (const auto& a : x.assignments)
+                for (const auto& a : x.assignments) {
                     if (a.topology_assignment)
-                        out += "      placed " + a.name + " on " + a.topology_flavor + ": " + a.topology_summary + "\n";
+                        out += "      placed " + a.name + " on " + a.topology_flavor + ": " + a.topology_summary +
+                               (a.delayed_topology_request == "Ready" ? " (delayed topology, placed in a second pass)" : "") +
+                               "\n";
+                    else if (a.delayed_topology_request == "Pending")
+                        out += "      topology of " + a.name + " delayed: quota reserved, placed in a second pass once "
+                               "its ProvisioningRequest admission check is Ready\n";
+                }
+            if (!x.replaced_nodes.empty())
+                out += "      second pass: pods moved off unhealthy node(s) " + join(x.replaced_nodes) + "\n";
+            if (x.admitted && !x.second_pass_message.empty())
+                out += "      second pass failed, retried with backoff: " + x.second_pass_message + "\n";
+            if (x.admitted && !x.unhealthy_nodes.empty() && x.eviction_reason.empty())
+                out += "      unhealthy node(s) " + join(x.unhealthy_nodes) +
+                       (hosts_pods(x) ? ": no second pass (the workload is not Admitted)\n"
+                                      : ": none hosts a pod of its placement, nothing to replace\n");
+            if (!x.eviction_reason.empty())
+                out += "      Evicted (" + x.eviction_reason + "): " + x.eviction_message + "\n";
             // Kueue's reason first, as `kubectl get workloads` shows it.
             if (!x.admitted && !x.message.empty())
                 out += "      " + (x.reason.empty() ? std::string() : x.reason + ": ") + x.message + "\n";

@@ -16,6 +16,7 @@
 #include <queueforge/model/quota_tree.hpp>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace queueforge::scheduler::detail {
@@ -167,7 +168,7 @@ void intern_cohort(const model::Cohort& co, Model& m) {
 }
 
 ClusterQueue read_cluster_queue(const Reader& rd, const model::ClusterQueue& q, Model& m,
-                                const std::set<std::string>& checks) {
+                                const std::map<std::string, std::string>& checks) {
     const Resource& r = rd.r;
     ClusterQueue cq;
     cq.name = q.name;
@@ -226,17 +227,44 @@ ClusterQueue read_cluster_queue(const Reader& rd, const model::ClusterQueue& q, 
                                         "\"; the ClusterQueue is inactive and admits nothing",
                            "sim.inactive-cluster-queue");
             }
+    // The flavors each check applies to (admissioncheck.NewAdmissionChecks:
+    // v1beta1 spec.admissionChecks and admissionChecksStrategy entries
+    // without onFlavors cover every flavor of the resource groups).
+    std::vector<std::pair<std::string, std::vector<int>>> on_flavors;
+    std::vector<int> all_flavors;
+    for (const auto& rg : cq.rgs)
+        for (int f : rg.flavors)
+            if (std::find(all_flavors.begin(), all_flavors.end(), f) == all_flavors.end()) all_flavors.push_back(f);
     if (const Node* a = rd.seq_at(spec, "admissionChecks"))
-        for (const auto& x : a->items()) (void)x;
+        for (const auto& x : a->items())
+            if (x.is_scalar() && !x.is_null()) on_flavors.emplace_back(x.text(), all_flavors);
     if (const Node* s = rd.map_at(spec, "admissionChecksStrategy"))
         if (const Node* a = rd.seq_at(s, "admissionChecks"))
-            for (const auto& x : a->items()) rd.str_at(&x, "name");
+            for (const auto& x : a->items()) {
+                std::vector<int> fl;
+                if (const Node* on = rd.seq_at(&x, "onFlavors"))
+                    for (const auto& f : on->items())
+                        if (f.is_scalar() && !f.is_null()) fl.push_back(m.flavor_id(f.text()));
+                on_flavors.emplace_back(rd.str_at(&x, "name"), fl.empty() ? all_flavors : fl);
+            }
     bool missing_check = false;
     for (const auto& a : q.admission_checks)
         if (!checks.count(a)) missing_check = true;
+    for (const auto& [name, fl] : on_flavors) {
+        auto it = checks.find(name);
+        if (it == checks.end()) continue;
+        if (it->second == "kueue.x-k8s.io/multikueue") cq.multikueue = true;
+        if (it->second != "kueue.x-k8s.io/provisioning-request") continue;
+        for (int f : fl)
+            if (std::find(cq.prov_req_flavors.begin(), cq.prov_req_flavors.end(), f) == cq.prov_req_flavors.end())
+                cq.prov_req_flavors.push_back(f);
+    }
+    cq.has_checks = !q.admission_checks.empty();
     if (missing_check) reasons.push_back("AdmissionCheckNotFound");
     else if (!q.admission_checks.empty())
-        rd.warning(nullptr, "admission checks are not simulated: quota reservation is reported as admission",
+        rd.warning(nullptr,
+                   "admission checks are not simulated: quota reservation is reported as admission (a Workload's "
+                   "status.admissionChecks are read only for the second pass of delayed topology assignment)",
                    "sim.not-simulated");
     if (!reasons.empty()) {
         cq.active = false;
@@ -268,8 +296,12 @@ void build_queues(const Inputs& in, Model& m, Diagnostics& diags) {
         f.topology_name = rf.topology_name;
     }
 
-    std::set<std::string> checks;
-    for (const Resource* r : in.admission_checks) checks.insert(r->ref.name);
+    std::map<std::string, std::string> checks;  // AdmissionCheck name -> spec.controllerName
+    for (const Resource* r : in.admission_checks) {
+        const Node* spec = r->doc.find("spec");
+        const Node* ctl = spec && spec->is_map() ? spec->find("controllerName") : nullptr;
+        checks[r->ref.name] = ctl && ctl->is_scalar() && !ctl->is_null() ? ctl->text() : std::string();
+    }
 
     // Cohort objects, then ClusterQueues (which may name implicit cohorts):
     // the ids their quotas use, in the order the reader meets them.

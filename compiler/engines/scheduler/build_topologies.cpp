@@ -80,7 +80,10 @@ void build_topologies(const Inputs& in, Model& m, Diagnostics& diags) {
                        "sim.not-simulated");
             break;
         }
-        for (auto& f : m.flavors) f.topology_name.clear();
+        for (auto& f : m.flavors) {
+            f.unsimulated_topology = !f.topology_name.empty();
+            f.topology_name.clear();
+        }
         return;
     }
 

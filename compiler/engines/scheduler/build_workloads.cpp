@@ -257,6 +257,33 @@ void add_workloads(const std::vector<const Resource*>& workloads, Model& m, cons
         // GetQueueOrderTimestamp: evictions by PodsReady timeout or admission
         // check order by the eviction time.
         if (w.evicted && (ev.reason == "PodsReadyTimeout" || ev.reason == "AdmissionCheck")) w.order_ts = ev.time;
+        w.admitted_cond = find_condition(rd, status, "Admitted").status == "True";
+        // Second pass inputs (pkg/workload NeedsSecondPass): the failed nodes
+        // and the admission checks' states.
+        if (const Node* un = rd.seq_at(status, "unhealthyNodes"))
+            for (const auto& x : un->items())
+                if (x.is_map()) w.unhealthy_nodes.push_back(rd.str_at(&x, "name"));
+        w.checks_ready = true;
+        if (const Node* acs = rd.seq_at(status, "admissionChecks"))
+            for (const auto& x : acs->items()) {
+                if (!x.is_map()) continue;
+                const std::string state = rd.str_at(&x, "state");
+                ++w.checks;
+                if (state != "Ready") w.checks_ready = false;
+                if (state == "Retry" || state == "Rejected") w.checks_failed = true;
+            }
+        if (const Node* owners = meta ? meta->find("ownerReferences") : nullptr; owners && owners->is_seq()) {
+            const auto& items = owners->items();
+            const Node* group = nullptr;
+            if (const Node* ann = meta->find("annotations"); ann && ann->is_map()) group = ann->find("kueue.x-k8s.io/is-group-workload");
+            const bool is_group = group && group->is_scalar() && !group->is_null() && group->text() == "true";
+            if (items.size() == 1 && items[0].is_map() && !is_group) {
+                const Node* k = items[0].find("kind");
+                const Node* v = items[0].find("apiVersion");
+                w.owned_by_single_pod = k && k->is_scalar() && !k->is_null() && k->text() == "Pod" && v &&
+                                        v->is_scalar() && !v->is_null() && v->text() == "v1";
+            }
+        }
         const Node* adm = rd.map_at(status, "admission");
         bool reserved = qr.status == "True";
         if (reserved && !adm)
@@ -302,6 +329,7 @@ void add_workloads(const std::vector<const Resource*>& workloads, Model& m, cons
                                 u = amt_add_int(u, v);
                             }
                         // Its pods on a TAS flavor's nodes (the TAS cache's usage).
+                        t.delayed = rd.str_at(&psa, "delayedTopologyRequest");
                         if (auto ta = topology_assignment_of(rd.map_at(&psa, "topologyAssignment")))
                             for (const auto& [res, f] : t.flavors)
                                 if (m.flavors[f].tas >= 0) {

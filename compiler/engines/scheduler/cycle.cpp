@@ -12,13 +12,14 @@
 #include "engines/scheduler/tas.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace queueforge::scheduler::detail {
 
 namespace {
 
-enum class EntryStatus { NotNominated, Skipped, Assumed };
+enum class EntryStatus { NotNominated, Skipped, Assumed, Evicted };
 // schdcache.FitsCheck
 enum class FitsCheck { Ok, NoQuota, NoTAS };
 
@@ -31,6 +32,8 @@ struct Entry {
     std::string msg;
     RequeueReason rr = RequeueReason::Generic;
     std::string qr_reason;
+    bool second = false;    // taken from the second-pass queue
+    int iteration = 0;      // its SecondPassIteration
 };
 
 std::string cq_path(const Model& m, int cq) {
@@ -51,12 +54,15 @@ const char* human_reason(const std::string& reason) {
 
 class Cycle {
 public:
-    Cycle(Model& m, Queues& q, QuotaState& cache, std::int64_t cycle, std::int64_t now)
-        : m_(m), queues_(q), cache_(cache), snap_(cache), ctx_{m, snap_, cycle}, now_(now) {}
+    Cycle(Model& m, Queues& q, QuotaState& cache, std::int64_t cycle, std::int64_t now, SecondPassQueue* sp)
+        : m_(m), queues_(q), cache_(cache), snap_(cache), ctx_{m, snap_, cycle}, now_(now), sp_(sp) {}
 
     CycleOutcome run() {
+        // Heads(): every ready second pass, then one workload per ClusterQueue.
+        std::vector<SecondPassQueue::Head> second;
+        if (sp_) second = sp_->take_ready(now_);
         auto heads = queues_.heads();
-        nominate(heads);
+        nominate(second, heads);
         std::vector<int> order;
         if (m_.config.fair_sharing) {
             std::vector<FsEntry> fs;
@@ -65,19 +71,21 @@ public:
             for (std::size_t i = 0; i < remaining.size(); ++i) remaining[i] = static_cast<int>(i);
             while (!remaining.empty()) process(entries_[fair_sharing_pop(ctx_, fs, remaining)]);
         } else {
-            // classicalIterator: borrowing level, priority, queue order
-            // timestamp; ties keep the heads' order (ClusterQueue name).
+            // classicalIterator: quota already reserved (a second pass)
+            // first, borrowing level, priority, queue order timestamp; ties
+            // keep the heads' order (ClusterQueue name).
             std::stable_sort(entries_.begin(), entries_.end(), [&](const Entry& a, const Entry& b) {
-                if (a.a.borrowing != b.a.borrowing) return a.a.borrowing < b.a.borrowing;
                 const Workload& wa = m_.wls[a.wl];
                 const Workload& wb = m_.wls[b.wl];
+                if (wa.holds != wb.holds) return wa.holds;
+                if (a.a.borrowing != b.a.borrowing) return a.a.borrowing < b.a.borrowing;
                 if (wa.priority != wb.priority) return wa.priority > wb.priority;
                 return wa.order_ts < wb.order_ts;
             });
             for (auto& e : entries_) process(e);
         }
         for (auto& e : entries_)
-            if (e.status != EntryStatus::Assumed) requeue_and_update(e);
+            if (e.status != EntryStatus::Assumed && e.status != EntryStatus::Evicted) requeue_and_update(e);
         for (auto& e : rejected_) requeue_and_update(e);
         // The snapshot's TAS usage that is not a workload now holding quota
         // (preemptors, deferred fits, reservations) ends with the cycle.
@@ -89,18 +97,42 @@ public:
             else
                 share_with_siblings(m_, placements);
         }
+        // A second pass changed placements of a workload already in the
+        // cache: its old placement leaves, the new one takes its place.
+        for (auto& [wl, old] : replaced_) {
+            apply_placements(m_, old, -1, Scope::Cache);
+            apply_placements(m_, m_.wls[wl].placements, 1, Scope::Cache);
+        }
         return std::move(out_);
     }
 
 private:
-    void nominate(const std::vector<std::pair<int, int>>& heads) {
+    void nominate(const std::vector<SecondPassQueue::Head>& second, const std::vector<std::pair<int, int>>& heads) {
+        std::vector<Entry> all;
+        for (const auto& h : second) {
+            const Workload& w = m_.wls[h.wl];
+            if (!w.holds) continue;  // released meanwhile (DeleteSecondPass)
+            Entry e;
+            e.wl = h.wl;
+            e.cq = w.adm_cq;
+            e.second = true;
+            e.iteration = h.iteration;
+            all.push_back(std::move(e));
+        }
         for (const auto& [cq, wl] : heads) {
             Entry e;
             e.wl = wl;
             e.cq = cq;
+            all.push_back(std::move(e));
+        }
+        for (auto& e : all) {
+            const int cq = e.cq, wl = e.wl;
             const ClusterQueue& c = m_.cqs[cq];
             Workload& w = m_.wls[wl];
-            if (c.in_cycle) {
+            if (w.checks_failed) {
+                e.msg = "The workload has failed admission checks";
+                e.qr_reason = "PendingEvaluation";
+            } else if (c.in_cycle) {
                 e.msg = "ClusterQueue " + c.name + " is inactive";
                 e.qr_reason = "Suspended";
             } else if (!namespace_matches(c, w)) {
@@ -131,6 +163,35 @@ private:
         m_.wls[e.wl].last = e.a.last;
     }
 
+    // netUsage: a workload that already holds quota (a second pass) books
+    // no quota again, and of its TAS placement only the pods its admission
+    // does not already place on a domain (ComputeTASNetUsage with the
+    // previous admission).
+    FlatMap<Amount> quota_of(const Entry& e, const FlatMap<Amount>& q) const {
+        return m_.wls[e.wl].holds ? FlatMap<Amount>{} : q;
+    }
+    std::vector<TasPlacement> tas_net(const Entry& e) const {
+        const Workload& w = m_.wls[e.wl];
+        std::vector<TasPlacement> p = tas_usage(m_, w, e.a);
+        if (!w.holds) return p;
+        std::vector<TasPlacement> out;
+        for (auto& pl : p) {
+            std::map<std::vector<std::string>, std::int32_t> accounted;
+            for (const auto& old : w.placements)
+                if (old.podset == pl.podset)
+                    for (const auto& d : old.assignment.domains) accounted[d.values] += d.count;
+            std::vector<topology::DomainAssignment> extra;
+            for (const auto& d : pl.assignment.domains) {
+                const std::int32_t n = d.count - accounted[d.values];
+                if (n > 0) extra.push_back({d.values, n});
+            }
+            if (extra.empty()) continue;
+            pl.assignment.domains = std::move(extra);
+            out.push_back(std::move(pl));
+        }
+        return out;
+    }
+
     bool overlaps(const std::vector<Target>& targets) const {
         for (const auto& t : targets)
             if (victims_.count(t.wl)) return true;
@@ -146,9 +207,9 @@ private:
         QuotaView v = ctx_.view();
         FitsCheck out = FitsCheck::Ok;
         int node = m_.cqs[e.cq].node;
-        for (const auto& [fr, q] : e.a.usage)
+        for (const auto& [fr, q] : quota_of(e, e.a.usage))
             if (v.available(node, fr) < q) out = FitsCheck::NoQuota;
-        if (out == FitsCheck::Ok && !placements_fit(m_, tas_usage(m_, m_.wls[e.wl], e.a))) out = FitsCheck::NoTAS;
+        if (out == FitsCheck::Ok && !placements_fit(m_, tas_net(e))) out = FitsCheck::NoTAS;
         for (int w : merged) ctx_.add_usage(w);
         return out;
     }
@@ -179,8 +240,8 @@ private:
 
     // cq.AddUsage: the quota, and the TAS placements, join the snapshot.
     void add_usage(const Entry& e, const FlatMap<Amount>& quota) {
-        ctx_.view().add_usage(m_.cqs[e.cq].node, quota);
-        std::vector<TasPlacement> p = tas_usage(m_, m_.wls[e.wl], e.a);
+        ctx_.view().add_usage(m_.cqs[e.cq].node, quota_of(e, quota));
+        std::vector<TasPlacement> p = tas_net(e);
         if (p.empty()) return;
         apply_placements(m_, p, 1, Scope::Snapshot);
         tas_added_.emplace_back(e.wl, std::move(p));
@@ -208,6 +269,12 @@ private:
         Workload& w = m_.wls[e.wl];
         bool ok = update_assignment_if_needed(e);
         Mode mode = e.a.rep_mode();
+        // TASFailedNodeReplacementFailFast (beta, on): no replacement for the
+        // failed node in this pass evicts the workload.
+        if (assignment_on_unhealthy_node(w) && mode != Mode::Fit) {
+            evict_after_failed_replacement(e);
+            return;
+        }
         if (mode == Mode::NoFit) {
             e.rr = RequeueReason::NoFit;
             e.qr_reason = e.a.no_fit_reason;
@@ -279,9 +346,46 @@ private:
         }
     }
 
+    // evictWorkloadAfterFailedTASReplacement: Evicted=True with reason
+    // EvictedDueToNodeFailures; the quota stays reserved until the workload
+    // controller releases it (between cycles).
+    void evict_after_failed_replacement(Entry& e) {
+        Workload& w = m_.wls[e.wl];
+        std::string nodes;
+        for (const auto& n : w.unhealthy_nodes) nodes += (nodes.empty() ? "" : ",") + n;
+        w.evicted = true;
+        w.evict_reason = "EvictedDueToNodeFailures";
+        w.evict_message = "Workload was evicted as there was no replacement for unhealthy node(s): " + nodes;
+        e.status = EntryStatus::Evicted;
+        out_.node_failure_evicted.push_back(e.wl);
+    }
+
+    // The second pass's admission of a workload already holding quota: the
+    // same quota, the placements completed (delayedTopologyRequest Ready) or
+    // repaired (status.unhealthyNodes cleared).
+    void admit_second_pass(Entry& e) {
+        Workload& w = m_.wls[e.wl];
+        e.status = EntryStatus::Assumed;
+        replaced_.emplace_back(e.wl, w.placements);
+        for (std::size_t i = 0; i < w.admission.size() && i < e.a.podsets.size(); ++i)
+            w.admission[i].delayed = e.a.podsets[i].delayed;
+        w.placements = tas_usage(m_, w, e.a);
+        w.replaced_nodes = w.unhealthy_nodes;
+        w.unhealthy_nodes.clear();
+        // prepareWorkload: Admitted once every check is Ready.
+        if (w.checks == 0 || w.checks_ready) w.admitted_cond = true;
+        w.second_pass_cycle = static_cast<int>(ctx_.cycle);
+        w.second_pass_message.clear();
+        out_.second_pass.push_back(e.wl);
+    }
+
     void admit(Entry& e) {
         Workload& w = m_.wls[e.wl];
         ClusterQueue& c = m_.cqs[e.cq];
+        if (w.holds) {
+            admit_second_pass(e);
+            return;
+        }
         e.status = EntryStatus::Assumed;
         w.holds = true;
         w.adm_cq = e.cq;
@@ -301,7 +405,11 @@ private:
             m_.sort_requests(t.requests);
             w.admission.push_back(std::move(t));
         }
+        for (std::size_t i = 0; i < w.admission.size() && i < e.a.podsets.size(); ++i)
+            w.admission[i].delayed = e.a.podsets[i].delayed;
         w.placements = tas_usage(m_, w, e.a);
+        // Admitted as well unless admission checks are still to pass.
+        w.admitted_cond = !c.has_checks || (w.checks > 0 && w.checks_ready);
         w.reserved_at = now_;
         w.evicted = false;  // SetQuotaReservation resets Evicted/Preempted
         w.borrowing = e.a.borrowing > 0;
@@ -318,8 +426,15 @@ private:
     void requeue_and_update(Entry& e) {
         if (e.status != EntryStatus::NotNominated && e.rr == RequeueReason::Generic)
             e.rr = RequeueReason::FailedAfterNomination;
-        queues_.requeue(e.wl, e.rr, e.qr_reason);
         Workload& w = m_.wls[e.wl];
+        if (w.holds) {
+            // QueueSecondPassIfNeeded: back to the second-pass queue with the
+            // next backoff (event SecondPassFailed); a workload holding quota
+            // never goes back to its ClusterQueue's heap.
+            if (sp_ && sp_->queue_if_needed(m_, e.wl, e.iteration, now_)) w.second_pass_message = e.msg;
+            return;
+        }
+        queues_.requeue(e.wl, e.rr, e.qr_reason);
         w.reason = e.qr_reason;
         w.message = e.msg;
     }
@@ -333,13 +448,16 @@ private:
     std::vector<Entry> entries_, rejected_;
     std::set<int> victims_;
     std::vector<std::pair<int, std::vector<TasPlacement>>> tas_added_;
+    std::vector<std::pair<int, std::vector<TasPlacement>>> replaced_;  // second passes: old placements
+    SecondPassQueue* sp_ = nullptr;
     CycleOutcome out_;
 };
 
 }  // namespace
 
-CycleOutcome run_cycle(Model& m, Queues& queues, QuotaState& cache, std::int64_t cycle, std::int64_t now) {
-    Cycle c(m, queues, cache, cycle, now);
+CycleOutcome run_cycle(Model& m, Queues& queues, QuotaState& cache, std::int64_t cycle, std::int64_t now,
+                       SecondPassQueue* second_pass) {
+    Cycle c(m, queues, cache, cycle, now, second_pass);
     return c.run();
 }
 

@@ -9,6 +9,7 @@
 #include "engines/scheduler/cycle.hpp"
 #include "engines/scheduler/format.hpp"
 #include "engines/scheduler/quota.hpp"
+#include "engines/scheduler/second_pass.hpp"
 #include "engines/scheduler/tas.hpp"
 
 #include <algorithm>
@@ -56,6 +57,7 @@ struct Engine::Impl {
     std::vector<int> pending_victims;  // evicted last cycle, quota not yet released
     std::vector<int> evicted_order;
     std::vector<int> last_admitted;    // not yet in a snapshot
+    SecondPassQueue second_pass;
     int cycle = 0;
 
     Impl(const std::vector<Resource>& objects, Diagnostics& diags) : m(build_model(objects, diags, &ctx)) {}
@@ -79,6 +81,8 @@ struct Engine::Impl {
             w.snap_present = w.holds;
             if (w.holds) apply_placements(m, w.placements, 1, Scope::Cache);
         }
+        for (std::size_t i = 0; i < m.wls.size(); ++i)
+            if (m.wls[i].holds) second_pass.queue_initial(m, static_cast<int>(i));
     }
     Queues& queues() {
         seal();
@@ -109,6 +113,7 @@ struct Engine::Impl {
         w.usage.clear();
         w.borrowing = false;
         w.last.reset();
+        second_pass.remove(wl);
     }
 
     // Jobs stop, quota is released (jobframework reconciler), the workload
@@ -119,7 +124,9 @@ struct Engine::Impl {
         if (!w.holds) return;
         release(wl);
         w.reason = "PendingEvaluation";
-        w.message = w.preempt_message;
+        w.message = w.evict_reason.empty() ? w.preempt_message : w.evict_message;
+        // Evict resets status.unhealthyNodes (pkg/workload/evict).
+        w.unhealthy_nodes.clear();
         if (queues().push_or_update(wl) && w.queue_cq >= 0) queues().notify(w.queue_cq);
     }
 };
@@ -157,6 +164,7 @@ WorkloadOutcome outcome(const Model& m, const Workload& w) {
             for (const auto& [res, f] : ps.flavors) a.flavors[m.res_name(res)] = m.flavor_name(f);
             for (const auto& [res, q] : ps.requests)
                 if (ps.flavors.has(res)) a.resource_usage[m.res_name(res)] = format_quantity(m.res_name(res), q);
+            a.delayed_topology_request = ps.delayed;
             for (const auto& p : w.placements)
                 if (p.podset == ps.name) {
                     a.topology_assignment = p.assignment;
@@ -172,6 +180,12 @@ WorkloadOutcome outcome(const Model& m, const Workload& w) {
     }
     o.preemption_reason = w.preempt_reason;
     o.preemption_message = w.preempt_message;
+    o.unhealthy_nodes = w.unhealthy_nodes;
+    o.replaced_nodes = w.replaced_nodes;
+    if (w.second_pass_cycle) o.second_pass_in_cycle = w.second_pass_cycle;
+    if (w.holds) o.second_pass_message = w.second_pass_message;
+    o.eviction_reason = w.evict_reason;
+    o.eviction_message = w.evict_message;
     o.mark = w.mark;
     o.file = w.file;
     return o;
@@ -369,7 +383,9 @@ std::vector<HeldAmount> Engine::held(int wl) const {
     return out;
 }
 
-bool Engine::has_work() const { return !sealed().pending_victims.empty() || sealed().queues().has_heads(); }
+bool Engine::has_work() const {
+    return !sealed().pending_victims.empty() || sealed().queues().has_heads() || !sealed().second_pass.empty();
+}
 
 CycleEvents Engine::cycle(std::int64_t now_ns, bool complete_evictions) {
     Impl& s = sealed();
@@ -386,9 +402,9 @@ CycleEvents Engine::cycle(std::int64_t now_ns, bool complete_evictions) {
     CycleEvents ev;
     // With no heads Kueue's scheduler still runs the cycle and changes nothing
     // (the conformance harness counts it).
-    if (!s.queues().has_heads()) return ev;
+    if (!s.queues().has_heads() && !s.second_pass.has_ready(now_ns)) return ev;
     s.queues().begin_watch();
-    CycleOutcome out = run_cycle(s.m, s.queues(), s.cache, s.cycle, now_ns);
+    CycleOutcome out = run_cycle(s.m, s.queues(), s.cache, s.cycle, now_ns, &s.second_pass);
     // Pending -> QuotaReserved: the workload leaves the queues and is re-added
     // to the cache (its ClusterQueue generation advances).
     ev.admitted = std::move(out.admitted);
@@ -403,7 +419,13 @@ CycleEvents Engine::cycle(std::int64_t now_ns, bool complete_evictions) {
     std::sort(ev.evicted.begin(), ev.evicted.end());
     s.evicted_order.insert(s.evicted_order.end(), ev.evicted.begin(), ev.evicted.end());
     if (complete_evictions) s.pending_victims = ev.evicted;
-    ev.changed = !ev.admitted.empty() || !ev.evicted.empty() || s.queues().watched_changed();
+    // No replacement for a failed node: evicted (not preempted); the
+    // workload controller releases the quota as for a victim.
+    std::sort(out.node_failure_evicted.begin(), out.node_failure_evicted.end());
+    if (complete_evictions)
+        s.pending_victims.insert(s.pending_victims.end(), out.node_failure_evicted.begin(), out.node_failure_evicted.end());
+    ev.changed = !ev.admitted.empty() || !ev.evicted.empty() || !out.second_pass.empty() ||
+                 !out.node_failure_evicted.empty() || s.queues().watched_changed();
     return ev;
 }
 

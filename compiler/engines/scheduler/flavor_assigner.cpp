@@ -294,8 +294,12 @@ Assignment assign_flavors(SchedCtx& ctx, int wl, int cq_idx, const std::vector<s
     a.last.cycle = ctx.cycle;
     a.last.hash = w.hash;
     const int pods = m.resource_id("pods");
-    for (std::size_t i = 0; i < w.pending_totals.size(); ++i) {
-        PodSetTotal ps = counts ? scaled_to(w.pending_totals[i], (*counts)[i]) : w.pending_totals[i];
+    // Second pass (a workload holding quota: delayed topology, failed node):
+    // the totals come from status.admission (workload.NewInfo) and their
+    // flavors are kept (Fit), as are the placements already made.
+    const std::vector<PodSetTotal>& totals = w.holds ? w.admission : w.pending_totals;
+    for (std::size_t i = 0; i < totals.size(); ++i) {
+        PodSetTotal ps = counts ? scaled_to(totals[i], (*counts)[i]) : totals[i];
         if (cq.covers_pods) {
             bool set = false;
             for (auto& [r, v] : ps.requests)
@@ -313,6 +317,15 @@ Assignment assign_flavors(SchedCtx& ctx, int wl, int cq_idx, const std::vector<s
         psa.requests = ps.requests;
         psa.count = ps.count;
         FlatMap<FlavorAssignment> group;
+        if (w.holds) {
+            for (const auto& [res, f] : ps.flavors) group.set(res, FlavorAssignment{f, Mode::Fit, 0, 0});
+            psa.delayed = ps.delayed;
+            for (const auto& p : w.placements)
+                if (p.podset == ps.name) {
+                    psa.topology = p.assignment;
+                    psa.tas = p.tas;
+                }
+        }
         Status group_status;
         bool failed = false;
         std::map<int, Attempt> considered;

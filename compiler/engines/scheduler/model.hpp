@@ -49,6 +49,10 @@ struct Flavor {
     bool exists = false;
     std::string topology_name;  // spec.topologyName
     int tas = -1;               // Model::tas index: a TAS flavor with its Topology
+    // spec.topologyName was set but, without nodes, placement is not
+    // simulated (topology_name is cleared): only a delayed topology request
+    // (ProvisioningRequest check) is still reported.
+    bool unsimulated_topology = false;
     std::map<std::string, std::string> labels;
     std::vector<Taint> taints;
     std::vector<Toleration> tolerations;
@@ -100,6 +104,14 @@ struct ClusterQueue {
     // (clusterQueue.isTASOnly): podsets without a request get an implied one.
     bool tas_only = false;
     bool has_tas = false;  // at least one flavor has a topologyName
+    // Flavors an AdmissionCheck of controller kueue.x-k8s.io/provisioning-request
+    // applies to (clusterQueue.flavorsWithProvReqAdmissionCheck: spec.admissionChecks
+    // or admissionChecksStrategy, all flavors unless onFlavors), and whether a
+    // kueue.x-k8s.io/multikueue check is there: TAS is delayed on them
+    // (tas_flavorassigner.go podSetTopologyRequest).
+    std::vector<int> prov_req_flavors;
+    bool multikueue = false;
+    bool has_checks = false;  // any admission check: quota reservation alone is not admission
     Mark mark;
     std::string file;
     // sim state
@@ -164,6 +176,8 @@ struct PodSetTotal {
     std::int32_t count = 0;
     Requests requests;
     FlatMap<int> flavors;  // admitted only: resource -> flavor id
+    // admitted only: podSetAssignments[].delayedTopologyRequest ("", "Pending", "Ready")
+    std::string delayed;
 };
 
 // workload.AssignmentClusterQueueState: the flavor-scan progress (5.5.4).
@@ -208,6 +222,14 @@ struct Workload {
     bool held_before = false;
     bool arrived = true;              // false until created (timeline mode)
     const std::map<std::string, std::string>* ns_labels = nullptr;  // its Namespace's (index_workloads)
+    // status.unhealthyNodes (names, in order: Kueue replaces the first).
+    std::vector<std::string> unhealthy_nodes;
+    // status.admissionChecks: how many, all Ready, any Retry or Rejected.
+    int checks = 0;
+    bool checks_ready = false;
+    bool checks_failed = false;
+    bool admitted_cond = false;        // Admitted=True (all checks Ready once quota is reserved)
+    bool owned_by_single_pod = false;  // metadata.ownerReferences: one v1 Pod
 
     // sim state: quota
     bool holds = false;
@@ -225,6 +247,11 @@ struct Workload {
     // sim state: outcome
     std::string reason, message;
     std::string preempt_reason, preempt_message;
+    // Evicted for another cause than preemption (EvictedDueToNodeFailures).
+    std::string evict_reason, evict_message;
+    int second_pass_cycle = 0;  // last cycle whose second pass changed the admission
+    std::vector<std::string> replaced_nodes;  // the unhealthy nodes that second pass moved pods off
+    std::string second_pass_message;          // why the last second pass failed (SecondPassFailed)
     int admitted_cycle = 0;
     int preempted_cycle = 0;
     // sim state: TAS placements held (with `admission`)

@@ -37,7 +37,8 @@ Assignment initial_assignments(SchedCtx& ctx, int wl, int cq, const NominationMa
     }
     // Partial admission (5.9; podset_reducer.go): binary search over the
     // reduction k in [0, D], counts_i = count_i - delta_i * k / D.
-    if (w.can_partial) {
+    // Not on a second pass: the counts are those of the admission.
+    if (w.can_partial && !w.holds) {
         std::vector<std::int32_t> full_counts, deltas;
         std::int32_t total = 0;
         for (const auto& ps : w.podsets) {

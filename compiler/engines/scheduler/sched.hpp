@@ -56,6 +56,9 @@ struct PodSetAssignment {
     // placement found for the podset (PodSetAssignment.TopologyAssignment).
     int tas = -1;
     std::optional<topology::Assignment> topology;
+    // delayedTopologyRequest: "Pending" when TAS waits for a
+    // ProvisioningRequest (or MultiKueue) check, "Ready" once placed.
+    std::string delayed;
     Mode rep_mode() const;
 };
 

@@ -59,7 +59,9 @@ TasRequests workload_requests(const Model& m, const Workload& w, const ClusterQu
         const PodSetSpec& ps = w.podsets[i];
         if (!tas_requested(cq, ps)) continue;
         PodSetAssignment& psa = a.podsets[i];
-        if (!psa.status.err.empty() || psa.count == 0 || psa.topology) continue;
+        if (!psa.status.err.empty() || psa.count == 0) continue;
+        // Already placed, unless the placement has a failed node (second pass).
+        if (psa.topology && !on_unhealthy_node(w, *psa.topology)) continue;
         const bool implied = !(ps.topology && ps.topology->explicit_request) && cq.tas_only;
         if (m.tas.empty()) {
             psa.status.err = "workload requires Topology, but there is no TAS cache information";
@@ -85,11 +87,20 @@ TasRequests workload_requests(const Model& m, const Workload& w, const ClusterQu
             a.rep_override.reset();
             continue;
         }
+        // Delayed TAS: always behind MultiKueue; behind a ProvisioningRequest
+        // check on the first pass only (the topology is assigned once the
+        // check is Ready, in the second pass).
+        if (cq.multikueue || (!w.holds && std::find(cq.prov_req_flavors.begin(), cq.prov_req_flavors.end(),
+                                                    flavors[0]) != cq.prov_req_flavors.end())) {
+            psa.delayed = "Pending";
+            continue;
+        }
         const int tas = m.flavors[flavors[0]].tas;
         psa.tas = tas;
         auto& slot = by_name[m.flavor_name(flavors[0])];
         slot.first = tas;
         slot.second.push_back({i, request_of(ps, psa.count, implied)});
+        if (psa.topology) slot.second.back().request.current_assignment = *psa.topology;
     }
     TasRequests out;
     for (auto& [name, v] : by_name) out.push_back(std::move(v));
@@ -112,7 +123,11 @@ bool hostname_level(const topology::Topology& t) { return !t.levels().empty() &&
 // FindTopologyAssignmentsForWorkload: the flavors in name order; with
 // TASHandleOverlappingFlavors the pods placed on one hostname-level flavor
 // count on the same nodes of the next ones (aggregatedDomainUsages).
-Found find_assignments(Model& m, const TasRequests& reqs, bool simulate_empty) {
+// With status.unhealthyNodes (WithWorkload, HasUnhealthyNodes) the podsets
+// are not placed but repaired: the pods of the first unhealthy node move
+// (findReplacementAssignment, engines/topology replace_node); podsets
+// without an admitted placement get no result.
+Found find_assignments(Model& m, const TasRequests& reqs, bool simulate_empty, const Workload& w) {
     Found out;
     topology::Options opts;
     opts.simulate_empty = simulate_empty;
@@ -121,7 +136,15 @@ Found find_assignments(Model& m, const TasRequests& reqs, bool simulate_empty) {
         const auto ti = static_cast<std::size_t>(tas);
         std::vector<topology::PodSetRequest> podsets;
         for (const auto& r : list) podsets.push_back(r.request);
-        const topology::Outcome o = m.tas[ti].topology.assign(podsets, opts);
+        topology::Outcome o;
+        if (w.unhealthy_nodes.empty()) {
+            o = m.tas[ti].topology.assign(podsets, opts);
+        } else {
+            topology::NodeReplacement nr;
+            nr.unhealthy_node = w.unhealthy_nodes.front();
+            nr.owned_by_single_pod = w.owned_by_single_pod;
+            o = m.tas[ti].topology.replace_node(podsets, nr, opts);
+        }
         for (const auto& r : list) {
             for (const auto& p : o.podsets) {
                 if (p.name != r.request.name) continue;
@@ -150,10 +173,28 @@ Found find_assignments(Model& m, const TasRequests& reqs, bool simulate_empty) {
 
 void update_for_result(Assignment& a, const Found& f) {
     for (const auto& [i, asg] : f.placed)
-        if (i < a.podsets.size()) a.podsets[i].topology = asg;
+        if (i < a.podsets.size()) {
+            a.podsets[i].topology = asg;
+            if (!a.podsets[i].delayed.empty()) a.podsets[i].delayed = "Ready";
+        }
 }
 
 }  // namespace
+
+bool on_unhealthy_node(const Workload& w, const topology::Assignment& a) {
+    for (const auto& d : a.domains)
+        if (!d.values.empty() &&
+            std::find(w.unhealthy_nodes.begin(), w.unhealthy_nodes.end(), d.values.back()) != w.unhealthy_nodes.end())
+            return true;
+    return false;
+}
+
+bool assignment_on_unhealthy_node(const Workload& w) {
+    if (w.unhealthy_nodes.empty() || !w.holds || !w.admitted_cond) return false;
+    for (const auto& p : w.placements)
+        if (on_unhealthy_node(w, p.assignment)) return true;
+    return false;
+}
 
 topology::Toleration to_topology(const Toleration& t) {
     topology::Toleration out;
@@ -201,11 +242,36 @@ std::string tas_flavor_mismatch(const Model& m, const ClusterQueue& cq, const Po
 }
 
 void place_after_assignment(Model& m, int wl, const ClusterQueue& cq, Assignment& a) {
-    if (!cq.has_tas || m.tas.empty() || a.rep_mode() == Mode::NoFit) return;
+    if (a.rep_mode() == Mode::NoFit) return;
     const Workload& w = m.wls[wl];
+    if (m.tas.empty() && !cq.has_tas) {
+        // Placement is not simulated without nodes, but a delayed topology
+        // request does not need them: the admission still says Pending.
+        bool tas_only = !cq.rgs.empty();
+        for (const auto& rg : cq.rgs)
+            for (int f : rg.flavors) tas_only = tas_only && m.flavors[f].unsimulated_topology;
+        for (std::size_t i = 0; i < w.podsets.size() && i < a.podsets.size(); ++i) {
+            PodSetAssignment& psa = a.podsets[i];
+            const auto& tr = w.podsets[i].topology;
+            if (!((tr && tr->explicit_request) || tas_only) || !psa.status.err.empty() || psa.count == 0 ||
+                psa.topology)
+                continue;
+            std::vector<int> flavors;
+            for (const auto& [res, fa] : psa.flavors)
+                if (m.flavors[fa.flavor].unsimulated_topology &&
+                    std::find(flavors.begin(), flavors.end(), fa.flavor) == flavors.end())
+                    flavors.push_back(fa.flavor);
+            if (flavors.size() == 1 &&
+                (cq.multikueue || (!w.holds && std::find(cq.prov_req_flavors.begin(), cq.prov_req_flavors.end(),
+                                                         flavors[0]) != cq.prov_req_flavors.end())))
+                psa.delayed = "Pending";
+        }
+        return;
+    }
+    if (!cq.has_tas || m.tas.empty()) return;
     TasRequests reqs = workload_requests(m, w, cq, a);
     if (a.rep_mode() == Mode::Fit) {
-        Found f = find_assignments(m, reqs, false);
+        Found f = find_assignments(m, reqs, false, w);
         if (f.failure) {
             a.podsets[f.failure->podset].status.reasons.push_back(f.failure->reason);
             a.update_mode(f.failure->podset, Mode::Preempt);
@@ -213,8 +279,9 @@ void place_after_assignment(Model& m, int wl, const ClusterQueue& cq, Assignment
             update_for_result(a, f);
         }
     }
-    if (a.rep_mode() == Mode::Preempt) {
-        Found f = find_assignments(m, reqs, true);
+    // Not when looking for a failed node's replacement: that never preempts.
+    if (a.rep_mode() == Mode::Preempt && w.unhealthy_nodes.empty()) {
+        Found f = find_assignments(m, reqs, true, w);
         if (f.failure) {
             PodSetAssignment& psa = a.podsets[f.failure->podset];
             for (auto& at : psa.attempts)
@@ -239,14 +306,15 @@ void place_for_preemption(SchedCtx& ctx, int wl, const ClusterQueue& cq, Assignm
     bool explicit_tas = false;
     for (const auto& ps : w.podsets) explicit_tas = explicit_tas || (ps.topology && ps.topology->explicit_request);
     if (!explicit_tas && !cq.tas_only) return;
+    if (assignment_on_unhealthy_node(w)) return;
     TasRequests reqs = workload_requests(m, w, cq, a);
     Found f;
     if (!targets.empty()) {
         for (const auto& t : targets) ctx.remove_usage(t.wl);
-        f = find_assignments(m, reqs, false);
+        f = find_assignments(m, reqs, false, w);
         for (const auto& t : targets) ctx.add_usage(t.wl);
     } else {
-        f = find_assignments(m, reqs, true);
+        f = find_assignments(m, reqs, true, w);
     }
     update_for_result(a, f);
 }
@@ -254,7 +322,7 @@ void place_for_preemption(SchedCtx& ctx, int wl, const ClusterQueue& cq, Assignm
 bool tas_fits_with(Model& m, const Workload& w, const ClusterQueue& cq, const Assignment& a) {
     Assignment copy = a;
     TasRequests reqs = workload_requests(m, w, cq, copy);
-    return !find_assignments(m, reqs, false).failure;
+    return !find_assignments(m, reqs, false, w).failure;
 }
 
 std::vector<TasPlacement> tas_usage(const Model& m, const Workload& w, const Assignment& a) {

@@ -14,6 +14,15 @@
 
 namespace queueforge::scheduler::detail {
 
+// PodSetAssignment.HasUnhealthyNode: a domain of `a` is on one of the
+// workload's status.unhealthyNodes (its lowest-level value).
+bool on_unhealthy_node(const Workload& w, const topology::Assignment& a);
+// workload.HasTopologyAssignmentWithUnhealthyNode: admitted (Admitted=True)
+// with a placement on an unhealthy node. An unhealthyNodes entry naming a
+// node the placement does not use (or no node at all) is ignored, as in
+// Kueue: no second pass, the placement and the entry stay as they are.
+bool assignment_on_unhealthy_node(const Workload& w);
+
 // A toleration as the placement engine takes it ("Equal" when unset).
 topology::Toleration to_topology(const Toleration& t);
 

@@ -58,6 +58,10 @@ struct PodSetAssignment {
     std::optional<topology::Assignment> topology_assignment;
     std::string topology_flavor;
     std::string topology_summary;  // "rack r1: 4, r2: 4"
+    // delayedTopologyRequest: "Pending" while a ProvisioningRequest (or
+    // MultiKueue) admission check holds the topology back, "Ready" once the
+    // second pass placed it; "" when TAS was not delayed.
+    std::string delayed_topology_request;
 };
 
 struct WorkloadOutcome {
@@ -84,6 +88,19 @@ struct WorkloadOutcome {
     // InCohortFairSharing) and message.
     std::string preemption_reason;
     std::string preemption_message;
+    // Kueue's second pass (a workload already holding quota scheduled again):
+    // status.unhealthyNodes still to be replaced, the nodes whose pods a
+    // second pass moved (replaced_nodes, the placement in `assignments` is the
+    // repaired one), the cycle of that pass, and why the last failed attempt
+    // failed (event SecondPassFailed; retried with backoff).
+    std::vector<std::string> unhealthy_nodes;
+    std::vector<std::string> replaced_nodes;
+    std::optional<int> second_pass_in_cycle;
+    std::string second_pass_message;
+    // Evicted for a cause other than preemption: EvictedDueToNodeFailures
+    // (no replacement for a failed node, TASFailedNodeReplacementFailFast).
+    std::string eviction_reason;
+    std::string eviction_message;
     Mark mark;
     std::string file;
 };

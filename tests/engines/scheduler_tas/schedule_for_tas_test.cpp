@@ -149,9 +149,10 @@ std::string compare(const YAML::Node& expect, const scheduler::Result& r) {
                 diff << k << "/" << ps << ": topologyAssignment want <none> got " << show_ta(*g->topology_assignment)
                      << "\n";
             }
-            if (p["delayedTopologyRequest"])
-                diff << k << "/" << ps << ": delayedTopologyRequest " << str(p["delayedTopologyRequest"])
-                     << " is not part of the simulator's outcome\n";
+            if (str(p["delayedTopologyRequest"]) != g->delayed_topology_request)
+                diff << k << "/" << ps << ": delayedTopologyRequest want "
+                     << (p["delayedTopologyRequest"] ? str(p["delayedTopologyRequest"]) : "<none>") << " got "
+                     << (g->delayed_topology_request.empty() ? "<none>" : g->delayed_topology_request) << "\n";
         }
         for (const auto& x : w.assignments)
             if (!want_ps.count(x.name)) diff << k << "/" << x.name << ": unexpected podset assignment\n";
@@ -222,13 +223,30 @@ std::string compare(const YAML::Node& expect, const scheduler::Result& r) {
         diff << "inadmissible queues want " << show_q(want_inadm) << " got " << show_q(got_inadm) << "\n";
 
     // Events the outcome can show: QuotaReserved (admitted in the cycle),
-    // EvictedDueToPreempted (preempted).
+    // EvictedDueToPreempted (preempted), EvictedDueToNodeFailures (no
+    // replacement for a failed node), SecondPassFailed (a failed second pass).
     for (const auto& ev : expect["events"]) {
         const std::string k = str(ev["object"]), reason = str(ev["reason"]);
         if (reason == "QuotaReserved" && !got_admitted.count(k))
             diff << k << ": event QuotaReserved expected, workload not admitted\n";
         if (reason == "EvictedDueToPreempted" && !got_pre.count(k))
             diff << k << ": event EvictedDueToPreempted expected, workload not preempted\n";
+        auto it = by_key.find(k);
+        const scheduler::WorkloadOutcome* w = it == by_key.end() ? nullptr : it->second;
+        if (reason == "EvictedDueToNodeFailures") {
+            if (!w || w->eviction_reason != reason)
+                diff << k << ": event EvictedDueToNodeFailures expected, workload not evicted for node failures\n";
+            else if (ev["message"] && w->eviction_message != str(ev["message"]))
+                diff << k << ": EvictedDueToNodeFailures message\n  want: " << str(ev["message"])
+                     << "\n  got:  " << w->eviction_message << "\n";
+        }
+        if (reason == "SecondPassFailed") {
+            if (!w || w->second_pass_message.empty())
+                diff << k << ": event SecondPassFailed expected, no failed second pass\n";
+            else if (ev["message"] && w->second_pass_message != str(ev["message"]))
+                diff << k << ": SecondPassFailed message\n  want: " << str(ev["message"])
+                     << "\n  got:  " << w->second_pass_message << "\n";
+        }
     }
     return diff.str();
 }
