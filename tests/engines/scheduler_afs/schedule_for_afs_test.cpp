@@ -366,10 +366,8 @@ TEST_CASE("afs: TestPushPenaltySeedsLastUpdateOnlyWhenCreating and TestSubPenalt
 // pkg/scheduler/scheduler_afs_secondpass_test.go TestSecondPassDoesNotRepushEntryPenalty:
 // a workload holding quota from its first pass, its ProvisioningRequest check
 // Ready and its topology assignment delayed (Pending), is re-assumed by the
-// second pass, which must not push another entry penalty. Known failing: the
-// simulator has no TAS second pass yet (delayed topology assignment behind an
-// admission check), so the workload is never re-assumed and the guard below
-// (admitted with a topology assignment) does not hold.
+// second pass, which must not push another entry penalty: the second pass
+// places it (second_pass.cpp) and the LocalQueue's usage stays 0.
 TEST_CASE("afs: TestSecondPassDoesNotRepushEntryPenalty", "[kueue-afs]") {
     const std::string text = R"(apiVersion: config.kueue.x-k8s.io/v1beta2
 kind: Configuration
@@ -461,11 +459,8 @@ status:
     for (const auto& o : r.workloads)
         if (o.name == "foo" && o.admitted)
             for (const auto& a : o.assignments) assigned = assigned || (a.topology_assignment && !a.topology_assignment->domains.empty());
-    const bool passes = assigned && e.afs_usage("default", "lq") == 0;
-    if (passes) FAIL("TestSecondPassDoesNotRepushEntryPenalty now passes: unmark it as known failing");
-    WARN("known failing: TestSecondPassDoesNotRepushEntryPenalty (the simulator has no TAS second pass: a delayed "
-         "topology assignment behind an admission check is never completed)");
-    CHECK(e.afs_usage("default", "lq") == 0);  // and no penalty is pushed for a reserved workload meanwhile
+    CHECK(assigned);                           // re-assumed: placed by the second pass
+    CHECK(e.afs_usage("default", "lq") == 0);  // and no second entry penalty pushed
 }
 
 TEST_CASE("afs: a resource weight for a resource no ClusterQueue covers is a positioned warning", "[kueue-afs]") {
