@@ -14,8 +14,6 @@ namespace queueforge::scheduler::detail {
 
 namespace {
 
-topology::Taint taint_of(const model::Taint& t) { return {t.key, t.value, t.effect}; }
-
 // A v1 Node as Kueue's TAS node cache reads it: labels, status.allocatable,
 // spec.taints, spec.unschedulable and the Ready condition. A Node without
 // conditions (written by hand) counts as Ready; Ready=False or Unknown
@@ -26,7 +24,7 @@ topology::Node node_of(const Reader& rd) {
     n.name = rd.r.ref.name;
     n.labels = rd.string_map(meta, "labels");
     const Node* spec = rd.map_at(&rd.r.doc, "spec");
-    for (const auto& t : rd.taints(rd.seq_at(spec, "taints"))) n.taints.push_back(taint_of(t));
+    n.taints = rd.taints(rd.seq_at(spec, "taints"));
     n.unschedulable = rd.bool_at(spec, "unschedulable").value_or(false);
     const Node* status = rd.map_at(&rd.r.doc, "status");
     for (const auto& [res, q] : rd.resource_list(status, "allocatable", "status.allocatable"))
@@ -107,7 +105,7 @@ void build_topologies(const Inputs& in, Model& m, Diagnostics& diags) {
         if (const Node* levels = rd.seq_at(rd.map_at(&rd.r.doc, "spec"), "levels"))
             for (const auto& l : levels->items()) spec.levels.push_back(rd.str_at(&l, "nodeLabel"));
         spec.flavor_node_labels = rf.node_labels;
-        for (const auto& t : rf.tolerations) spec.flavor_tolerations.push_back(to_topology(t));
+        spec.flavor_tolerations.insert(spec.flavor_tolerations.end(), rf.tolerations.begin(), rf.tolerations.end());
         spec.nodes = nodes;
         // A node with the flavor's labels but without a level label is left
         // out by Kueue without a word (pkg/util/tas/node.go): say so here,

@@ -28,7 +28,7 @@ topology::PodSetRequest request_of(const PodSetSpec& ps, std::int32_t count, boo
         r.slices = ps.topology->slices;
     }
     if (ps.topology) r.group = ps.topology->group;
-    for (const auto& t : ps.tolerations) r.tolerations.push_back(to_topology(t));
+    r.tolerations.insert(r.tolerations.end(), ps.tolerations.begin(), ps.tolerations.end());
     r.node_selector = ps.node_selector;
     if (ps.has_required_affinity) {
         topology::NodeSelectorTerms terms;
@@ -194,15 +194,6 @@ bool assignment_on_unhealthy_node(const Workload& w) {
     for (const auto& p : w.placements)
         if (on_unhealthy_node(w, p.assignment)) return true;
     return false;
-}
-
-topology::Toleration to_topology(const Toleration& t) {
-    topology::Toleration out;
-    out.key = t.key;
-    if (!t.op.empty()) out.op = t.op;
-    out.value = t.value;
-    out.effect = t.effect;
-    return out;
 }
 
 bool tas_requested(const ClusterQueue& cq, const PodSetSpec& ps) {

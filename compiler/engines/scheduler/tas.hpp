@@ -23,9 +23,6 @@ bool on_unhealthy_node(const Workload& w, const topology::Assignment& a);
 // Kueue: no second pass, the placement and the entry stay as they are.
 bool assignment_on_unhealthy_node(const Workload& w);
 
-// A toleration as the placement engine takes it ("Equal" when unset).
-topology::Toleration to_topology(const Toleration& t);
-
 // isTASRequested: an explicit request, or any podset on a TAS-only queue.
 bool tas_requested(const ClusterQueue& cq, const PodSetSpec& ps);
 
