@@ -271,6 +271,7 @@ private:
                                      "; preemptee path: " + cq_path(m_, victim.adm_cq);
             if (victim.preempted_cycle == 0) victim.preempted_cycle = static_cast<int>(ctx_.cycle);
             out_.victims.push_back(t.wl);
+            out_.preemptions.push_back({e.wl, t.wl, t.reason, cq_path(m_, e.cq), cq_path(m_, victim.adm_cq)});
         }
         m_.wls[e.wl].last.reset();
         if (n) {

@@ -11,6 +11,7 @@ namespace queueforge::scheduler::detail {
 struct CycleOutcome {
     std::vector<int> admitted;  // workloads that got quota this cycle
     std::vector<int> victims;   // workloads evicted by preemption this cycle
+    std::vector<Preemption> preemptions;  // preemptor, victim, reason, paths (same order as victims)
 };
 
 // Runs cycle number `cycle` (1-based) against the cache usage `cache`;

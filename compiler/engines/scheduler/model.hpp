@@ -7,6 +7,8 @@
 // fields marked "sim state" and in QuotaState.
 #include "engines/scheduler/amount.hpp"
 
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/engines/scheduler_engine.hpp>
 #include <queueforge/engines/topology.hpp>
 #include <queueforge/model/quota_tree.hpp>
 #include <queueforge/model/selector.hpp>
@@ -235,6 +237,8 @@ struct Transformation {
 };
 
 struct Config {
+    PodsReadyConfig pods_ready;
+    std::optional<Diagnostic> pods_ready_note;  // sim.not-simulated, reported by one-shot simulate()
     bool fair_sharing = false;
     // 0 = LessThanOrEqualToFinalShare, 1 = LessThanInitialShare
     std::vector<int> strategies{0, 1};
