@@ -206,6 +206,15 @@ private:
     void process(Entry& e) {
         const ClusterQueue& c = m_.cqs[e.cq];
         Workload& w = m_.wls[e.wl];
+        if (halted_) {
+            // The scheduler waits for pods ready (below): in Kueue the rest of
+            // the cycle runs after the wait; here they go back to their queue
+            // and are tried when the wait is over.
+            e.rr = RequeueReason::FailedAfterNomination;
+            e.qr_reason = w.reason;
+            e.msg = w.message;
+            return;
+        }
         bool ok = update_assignment_if_needed(e);
         Mode mode = e.a.rep_mode();
         if (mode == Mode::NoFit) {
@@ -246,7 +255,19 @@ private:
             issue_preemptions(e);
             return;
         }
+        if (m_.config.block_after_admission && admitted_any_) {
+            // waitForPodsReady.blockAdmission (scheduler.go
+            // waitForPodsReadyIfNeeded, Kueue ff69552e): the workload admitted
+            // before in this cycle is not ready yet, so the scheduler blocks.
+            e.status = EntryStatus::Skipped;
+            e.qr_reason = "WaitingForPodsReady";
+            e.msg = "waiting for all admitted workloads to be in PodsReady condition";
+            e.rr = RequeueReason::FailedAfterNomination;
+            halted_ = true;
+            return;
+        }
         admit(e);
+        admitted_any_ = true;
     }
 
     void issue_preemptions(Entry& e) {
@@ -333,6 +354,7 @@ private:
     std::int64_t now_;
     std::vector<Entry> entries_, rejected_;
     std::set<int> victims_;
+    bool admitted_any_ = false, halted_ = false;
     std::vector<std::pair<int, std::vector<TasPlacement>>> tas_added_;
     CycleOutcome out_;
 };

@@ -376,6 +376,7 @@ bool Engine::evict_not_ready(int wl, std::int64_t now_ns, bool deactivate) {
 }
 
 const PodsReadyConfig& Engine::pods_ready() const { return sealed().m.config.pods_ready; }
+void Engine::set_block_after_admission(bool on) { sealed().m.config.block_after_admission = on; }
 const std::optional<Diagnostic>& Engine::pods_ready_note() const { return impl_->m.config.pods_ready_note; }
 
 bool Engine::holds_quota(int wl) const { return sealed().m.wls[wl].holds; }

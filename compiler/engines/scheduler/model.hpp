@@ -239,6 +239,9 @@ struct Transformation {
 struct Config {
     PodsReadyConfig pods_ready;
     std::optional<Diagnostic> pods_ready_note;  // sim.not-simulated, reported by one-shot simulate()
+    // Run state (Engine::set_block_after_admission): a cycle admits one
+    // workload, then the scheduler waits for its pods (blockAdmission).
+    bool block_after_admission = false;
     bool fair_sharing = false;
     // 0 = LessThanOrEqualToFinalShare, 1 = LessThanInitialShare
     std::vector<int> strategies{0, 1};

@@ -119,6 +119,11 @@ public:
     // becomes `now_ns`. False when it held no quota.
     bool evict_not_ready(int wl, std::int64_t now_ns, bool deactivate);
     const PodsReadyConfig& pods_ready() const;
+    // blockAdmission: a cycle admits at most one workload; the next one that
+    // would be admitted gets QuotaReserved=False WaitingForPodsReady and the
+    // rest of the cycle is put off (the caller runs no cycle until the
+    // admitted workloads' pods are ready).
+    void set_block_after_admission(bool on);
     // The sim.not-simulated warning one-shot simulate() reports when the
     // inputs enable waitForPodsReady.
     const std::optional<Diagnostic>& pods_ready_note() const;
