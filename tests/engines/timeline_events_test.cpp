@@ -174,8 +174,7 @@ TEST_CASE("timeline events: JSON carries events, their count and the pending rea
 TEST_CASE("timeline pending: never-admitted workloads carry Kueue's QuotaReserved=False reasons, counted per class and queue",
           "[timeline][events]") {
     Diagnostics d;
-    // 3 cpu never fits a queue of 2: ExceedsMaxQuota? no -- nominal 2 < 3 is
-    // beyond the queue's maximum; the 1-cpu ones behind a 2-cpu runner wait.
+    // 3 cpu never fits a queue of 2 (no cohort to borrow from).
     auto r = run(R"(cohorts:
 - className: c
   count: 1
@@ -192,12 +191,15 @@ TEST_CASE("timeline pending: never-admitted workloads carry Kueue's QuotaReserve
                  d);
     REQUIRE(!r.never_admitted.empty());
     CHECK(r.never_admitted[0].reason == "ExceedsMaxQuota");
-    REQUIRE(r.pending_reasons.size() == 1);
-    CHECK(r.pending_reasons[0].first == "ExceedsMaxQuota");
-    CHECK(r.pending_reasons[0].second == 2);
-    CHECK(wl_class(r, "huge").pending_reasons.size() == 1);
-    CHECK(r.queues[0].pending_reasons.size() == 1);
-    CHECK(timeline::render_text(r).find("ExceedsMaxQuota 2") != std::string::npos);
+    // The first is evaluated (ExceedsMaxQuota); the second, of the same
+    // shape, is parked behind it unevaluated: PendingEvaluation.
+    INFO(timeline::render_text(r));
+    REQUIRE(r.pending_reasons.size() == 2);
+    CHECK(r.pending_reasons[0] == std::pair<std::string, std::int64_t>{"ExceedsMaxQuota", 1});
+    CHECK(r.pending_reasons[1] == std::pair<std::string, std::int64_t>{"PendingEvaluation", 1});
+    CHECK(wl_class(r, "huge").pending_reasons == r.pending_reasons);
+    CHECK(r.queues[0].pending_reasons == r.pending_reasons);
+    CHECK(timeline::render_text(r).find("ExceedsMaxQuota 1, PendingEvaluation 1") != std::string::npos);
 }
 
 TEST_CASE("timeline podsReady: Kueue's backoff formula (pkg/util/wait TestBackoff_WaitTime, jitter 0)", "[timeline][podsready]") {
