@@ -252,6 +252,9 @@ TEST_CASE("timeline podsReady: pods never ready are evicted at the timeout, requ
     REQUIRE(r.never_admitted.size() == 1);
     CHECK(r.never_admitted[0].reason == "Deactivated");
     CHECK(qf_test::has_rule(d, "timeline.never-admitted"));
+    // The timeline simulates it: no "not simulated" warning (one-shot keeps
+    // it: sim_input_test "not-simulated features").
+    CHECK(!qf_test::has_rule(d, "sim.not-simulated"));
 }
 
 TEST_CASE("timeline podsReady: pods ready within the timeout run their runtime from readiness", "[timeline][podsready]") {
