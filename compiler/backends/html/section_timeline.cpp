@@ -149,12 +149,20 @@ std::string timeline_section(const timeline::Report& r, const std::string& scena
          " ClusterQueues in " + esc(duration(r.makespan_ms)) + " of virtual time: " + esc(num(r.admissions)) +
          " admissions, " + esc(num(r.preemptions)) + " preemptions, " + esc(num(r.cycles)) +
          " scheduling cycles. Scheduling and API latency are zero: a lower bound on what a real cluster achieves.";
+    if (r.pods_ready_timeouts || r.deactivated || r.admission_blocked_ms)
+        s += " waitForPodsReady: " + esc(num(r.pods_ready_timeouts)) + " PodsReadyTimeout evictions, " + esc(num(r.deactivated)) +
+             " deactivated, admission blocked " + esc(duration(r.admission_blocked_ms)) + ".";
     if (!r.settled) s += " <span class=\"warn\">The cycle budget ran out before every workload settled.</span>";
     s += "</p>";
     s += waits(r);
     s += usage(r);
     if (!r.never_admitted.empty()) {
-        s += "<h3>Never admitted</h3><table class=\"figures\"><thead><tr><th>Workload</th><th>ClusterQueue</th>"
+        s += "<h3>Never admitted</h3>";
+        // Kueue's QuotaReserved=False reasons, counted over all of them.
+        std::string counts;
+        for (const auto& [reason, n] : r.pending_reasons) counts += (counts.empty() ? "" : ", ") + reason + " " + num(n);
+        if (!counts.empty()) s += "<p class=\"note\">Pending at the end by Kueue's reason: " + esc(counts) + "</p>";
+        s += "<table class=\"figures\"><thead><tr><th>Workload</th><th>ClusterQueue</th>"
              "<th>Reason (QuotaReserved=False)</th></tr></thead><tbody>";
         for (std::size_t i = 0; i < r.never_admitted.size() && i < kNeverListed; ++i) {
             const auto& n = r.never_admitted[i];
