@@ -239,7 +239,8 @@ TEST_CASE("timeline podsReady: pods never ready are evicted at the timeout, requ
     CHECK(ev[1]->requeue_at_ms == 23100);
     CHECK(ev[1]->requeue_count == 2);
     CHECK(ev[2]->at_ms == 33100);
-    CHECK(ev[2]->reason == "Deactivated");
+    CHECK(ev[2]->reason == "DeactivatedDueToRequeuingLimitExceeded");
+    CHECK(ev[2]->message == "The workload is deactivated due to exceeding the maximum number of re-queuing retries");
     CHECK(ev[2]->requeue_at_ms == -1);
     auto rq = of_type(r, "Requeued");
     REQUIRE(rq.size() == 2);
@@ -255,6 +256,30 @@ TEST_CASE("timeline podsReady: pods never ready are evicted at the timeout, requ
     // The timeline simulates it: no "not simulated" warning (one-shot keeps
     // it: sim_input_test "not-simulated features").
     CHECK(!qf_test::has_rule(d, "sim.not-simulated"));
+}
+
+TEST_CASE("timeline podsReady: Kueue's deactivation cases (workload_controller_eviction_test.go, ff69552e)", "[timeline][podsready]") {
+    // "trigger deactivation of workload when reaching backoffLimitCount":
+    // limit 1, requeueState.count already 1 -> 1 + 1 > 1 deactivates at the
+    // next timeout. Here: evicted once (count 1), deactivated at the second.
+    Diagnostics d;
+    auto one = run(slow_pods("never"), d, config_v1beta2("  timeout: 3s\n  requeuingStrategy: {backoffBaseSeconds: 10, backoffLimitCount: 1}\n"));
+    auto ev = of_type(one, "Evicted");
+    REQUIRE(ev.size() == 2);
+    CHECK(ev[0]->reason == "PodsReadyTimeout");
+    CHECK(ev[0]->at_ms == 3100);
+    CHECK(ev[0]->requeue_at_ms == 13100);
+    CHECK(ev[1]->at_ms == 16100);
+    CHECK(ev[1]->reason == "DeactivatedDueToRequeuingLimitExceeded");
+    // The limit-0 case: 0 + 1 > 0, deactivated at the first timeout.
+    Diagnostics d2;
+    auto zero = run(slow_pods("never"), d2, config_v1beta2("  timeout: 3s\n  requeuingStrategy: {backoffBaseSeconds: 10, backoffLimitCount: 0}\n"));
+    ev = of_type(zero, "Evicted");
+    REQUIRE(ev.size() == 1);
+    CHECK(ev[0]->at_ms == 3100);
+    CHECK(ev[0]->reason == "DeactivatedDueToRequeuingLimitExceeded");
+    CHECK(of_type(zero, "Requeued").empty());
+    CHECK(zero.deactivated == 1);
 }
 
 TEST_CASE("timeline podsReady: pods ready within the timeout run their runtime from readiness", "[timeline][podsready]") {
@@ -334,7 +359,7 @@ spec:
     CHECK(ev[0]->at_ms == 10100);
     CHECK(ev[0]->requeue_at_ms == 12100);
     CHECK(ev[1]->at_ms == 22100);
-    CHECK(ev[1]->reason == "Deactivated");
+    CHECK(ev[1]->reason == "DeactivatedDueToRequeuingLimitExceeded");
 }
 
 TEST_CASE("timeline podsReady: bad podsReadyMs and waitForPodsReady values are positioned errors", "[timeline][podsready]") {

@@ -304,7 +304,10 @@ private:
         ++s.evictions;
         give_back(e.wl, now);
         const bool deactivate = pr_.backoff_limit_count && s.requeue_count + 1 > *pr_.backoff_limit_count;
-        TimelineEvent ev = event(now, "Evicted", e.wl, deactivate ? "Deactivated" : "PodsReadyTimeout", "");
+        // The Evicted condition's reason and message as Kueue sets them
+        // (workload_controller_eviction_test.go, "exceeded the maximum number
+        // of requeue retries"): DeactivatedDueToRequeuingLimitExceeded.
+        TimelineEvent ev = event(now, "Evicted", e.wl, deactivate ? "DeactivatedDueToRequeuingLimitExceeded" : "PodsReadyTimeout", "");
         ev.cluster_queue = cq;
         ev.requeue_count = s.requeue_count;
         if (deactivate) {

@@ -216,7 +216,7 @@ struct TimelineEvent {
     std::string cluster_queue;
     // Kueue's reason: Preempted: InClusterQueue | InCohortReclamation |
     // InCohortFairSharing | InCohortReclaimWhileBorrowing; Evicted: Preempted |
-    // PodsReadyTimeout | Deactivated; Requeued: Preempted | BackoffFinished;
+    // PodsReadyTimeout | DeactivatedDueToRequeuingLimitExceeded; Requeued: Preempted | BackoffFinished;
     // Admitted: QuotaReserved; PodsReady: PodsReady; Finished: Succeeded.
     std::string reason;
     std::string message;
