@@ -178,11 +178,15 @@ private:
         return names_.empty() ? std::string() : names_[wl];
     }
 
-    void log(TimelineEvent e) {
+    // Counts an event; true when the log keeps it (the caller builds it
+    // only then: a large run drops most of its events cheaply).
+    bool keep() {
         ++report_.events_total;
-        if (static_cast<std::int64_t>(report_.events.size()) < opts_.max_events) report_.events.push_back(std::move(e));
-        else ++report_.events_dropped;
+        if (static_cast<std::int64_t>(report_.events.size()) < opts_.max_events) return true;
+        ++report_.events_dropped;
+        return false;
     }
+    void log(TimelineEvent e) { report_.events.push_back(std::move(e)); }
 
     TimelineEvent event(std::int64_t now, const char* type, int wl, std::string reason, std::string message) {
         TimelineEvent e;
@@ -239,10 +243,12 @@ private:
     void finish(const Event& e, std::int64_t now) {
         WlState& s = wl_[e.wl];
         if (e.epoch != s.epoch || !engine_.holds_quota(e.wl)) return;  // evicted since
-        const std::string cq = engine_.cluster_queue_of(e.wl);
+        const bool k = keep();
+        const std::string cq = k ? engine_.cluster_queue_of(e.wl) : std::string();
         give_back(e.wl, now);
         engine_.finish(e.wl);
         s.finished_at = now;
+        if (!k) return;
         TimelineEvent f = event(now, "Finished", e.wl, "Succeeded", "Job finished successfully");
         f.cluster_queue = cq;
         log(std::move(f));
@@ -255,9 +261,11 @@ private:
         take(wl, now);
         ++report_.admissions;
         if (s.queue >= 0) ++queues_[s.queue].admissions;
-        std::string waited = s.arrival >= 0 ? std::to_string(now - g_.arrivals[s.arrival].at_ms) + "ms" : std::string("-");
-        log(event(now, "Admitted", wl, "QuotaReserved",
-                  "Quota reserved in ClusterQueue " + engine_.cluster_queue_of(wl) + ", wait time since creation was " + waited));
+        if (keep()) {
+            std::string waited = s.arrival >= 0 ? std::to_string(now - g_.arrivals[s.arrival].at_ms) + "ms" : std::string("-");
+            log(event(now, "Admitted", wl, "QuotaReserved",
+                      "Quota reserved in ClusterQueue " + engine_.cluster_queue_of(wl) + ", wait time since creation was " + waited));
+        }
         if (s.arrival < 0) return;
         const WorkloadTemplate* t = g_.specs[s.arrival].tmpl;
         const bool never = t && t->never_ready;
@@ -286,7 +294,7 @@ private:
         WlState& s = wl_[e.wl];
         if (e.epoch != s.epoch || !engine_.holds_quota(e.wl)) return;
         set_ready(s);
-        log(event(now, "PodsReady", e.wl, "PodsReady", "All pods of the workload are ready"));
+        if (keep()) log(event(now, "PodsReady", e.wl, "PodsReady", "All pods of the workload are ready"));
         events_.push({now + g_.arrivals[s.arrival].runtime_ms, kFinish, e.wl, s.epoch});
     }
 
@@ -324,15 +332,16 @@ private:
             events_.push({ev.requeue_at_ms, kRequeue, e.wl, s.epoch});
         }
         engine_.evict_not_ready(e.wl, epoch_ns_ + now * kMsNs, deactivate);
-        log(std::move(ev));
+        if (keep()) log(std::move(ev));
     }
 
     void requeue(int wl, std::int64_t now) {
         engine_.arrive(wl);
-        log(event(now, "Requeued", wl, "BackoffFinished", "The workload backoff was finished"));
+        if (keep()) log(event(now, "Requeued", wl, "BackoffFinished", "The workload backoff was finished"));
     }
 
     void preempted(const scheduler::Preemption& p, std::int64_t now) {
+        if (!keep()) return;
         TimelineEvent e = event(now, "Preempted", p.victim, p.reason, "");
         e.preemptor = key(p.preemptor);
         e.preemptor_path = p.preemptor_path;
@@ -353,13 +362,17 @@ private:
         ++report_.preemptions;
         if (s.queue >= 0) ++queues_[s.queue].preemptions;
         give_back(wl, now);
-        TimelineEvent e = event(now, "Evicted", wl, "Preempted", "Preempted");
-        e.cluster_queue = cq;
-        e.requeue_at_ms = now;
-        log(std::move(e));
-        TimelineEvent r = event(now, "Requeued", wl, "Preempted", "Requeued after preemption");
-        r.cluster_queue = cq;
-        log(std::move(r));
+        if (keep()) {
+            TimelineEvent e = event(now, "Evicted", wl, "Preempted", "Preempted");
+            e.cluster_queue = cq;
+            e.requeue_at_ms = now;
+            log(std::move(e));
+        }
+        if (keep()) {
+            TimelineEvent r = event(now, "Requeued", wl, "Preempted", "Requeued after preemption");
+            r.cluster_queue = cq;
+            log(std::move(r));
+        }
     }
 
     void summarise();
