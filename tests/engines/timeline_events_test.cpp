@@ -333,6 +333,12 @@ TEST_CASE("timeline podsReady: blockAdmission holds admissions until the admitte
     REQUIRE(adm.size() == 2);
     CHECK(adm[1]->at_ms == adm[0]->at_ms + 3000);
     CHECK(blocked.admission_blocked_ms == 3000);
+    auto held = of_type(blocked, "Pending");
+    REQUIRE(held.size() == 1);
+    CHECK(held[0]->at_ms == adm[0]->at_ms);
+    CHECK(held[0]->reason == "WaitingForPodsReady");
+    CHECK(held[0]->workload == adm[1]->workload);
+    CHECK(of_type(open, "Pending").empty());
     CHECK(blocked.makespan_ms == adm[0]->at_ms + 3000 + 3000 + 1000);
 }
 

@@ -55,6 +55,7 @@ public:
         : m_(m), queues_(q), cache_(cache), snap_(cache), ctx_{m, snap_, cycle}, now_(now) {}
 
     CycleOutcome run() {
+        admitted_any_ = m_.config.block_after_admission && m_.config.pods_not_ready;
         auto heads = queues_.heads();
         nominate(heads);
         std::vector<int> order;
@@ -257,13 +258,15 @@ private:
         }
         if (m_.config.block_after_admission && admitted_any_) {
             // waitForPodsReady.blockAdmission (scheduler.go
-            // waitForPodsReadyIfNeeded, Kueue ff69552e): the workload admitted
-            // before in this cycle is not ready yet, so the scheduler blocks.
+            // waitForPodsReadyIfNeeded, Kueue ff69552e): a workload admitted
+            // before (in this cycle, or earlier and still not ready) has pods
+            // not ready, so the scheduler blocks before this admission.
             e.status = EntryStatus::Skipped;
             e.qr_reason = "WaitingForPodsReady";
             e.msg = "waiting for all admitted workloads to be in PodsReady condition";
             e.rr = RequeueReason::FailedAfterNomination;
             halted_ = true;
+            out_.waiting_for_pods_ready = e.wl;
             return;
         }
         admit(e);

@@ -12,6 +12,7 @@ struct CycleOutcome {
     std::vector<int> admitted;  // workloads that got quota this cycle
     std::vector<int> victims;   // workloads evicted by preemption this cycle
     std::vector<Preemption> preemptions;  // preemptor, victim, reason, paths (same order as victims)
+    int waiting_for_pods_ready = -1;      // blockAdmission held this workload (WaitingForPodsReady)
 };
 
 // Runs cycle number `cycle` (1-based) against the cache usage `cache`;

@@ -376,7 +376,10 @@ bool Engine::evict_not_ready(int wl, std::int64_t now_ns, bool deactivate) {
 }
 
 const PodsReadyConfig& Engine::pods_ready() const { return sealed().m.config.pods_ready; }
-void Engine::set_block_after_admission(bool on) { sealed().m.config.block_after_admission = on; }
+void Engine::set_block_after_admission(bool on, bool pods_not_ready) {
+    sealed().m.config.block_after_admission = on;
+    sealed().m.config.pods_not_ready = pods_not_ready;
+}
 const std::optional<Diagnostic>& Engine::pods_ready_note() const { return impl_->m.config.pods_ready_note; }
 
 bool Engine::holds_quota(int wl) const { return sealed().m.wls[wl].holds; }
@@ -426,6 +429,7 @@ CycleEvents Engine::cycle(std::int64_t now_ns, bool complete_evictions) {
     }
     s.last_admitted = ev.admitted;
     ev.preemptions = std::move(out.preemptions);
+    ev.waiting_for_pods_ready = out.waiting_for_pods_ready;
     ev.evicted = std::move(out.victims);
     std::sort(ev.evicted.begin(), ev.evicted.end());
     s.evicted_order.insert(s.evicted_order.end(), ev.evicted.begin(), ev.evicted.end());

@@ -242,6 +242,7 @@ struct Config {
     // Run state (Engine::set_block_after_admission): a cycle admits one
     // workload, then the scheduler waits for its pods (blockAdmission).
     bool block_after_admission = false;
+    bool pods_not_ready = false;  // an admitted workload's pods are not ready: the first admission blocks too
     bool fair_sharing = false;
     // 0 = LessThanOrEqualToFinalShare, 1 = LessThanInitialShare
     std::vector<int> strategies{0, 1};

@@ -94,11 +94,18 @@ public:
                                  "timeline.unsettled");
                     break;
                 }
-                engine_.set_block_after_admission(block_);
+                engine_.set_block_after_admission(block_, not_ready_ > 0);
                 scheduler::CycleEvents ev = engine_.cycle(epoch_ns_ + now * kMsNs);
                 for (const auto& p : ev.preemptions) preempted(p, now);
                 for (int w : ev.evicted) evicted(w, now);
                 for (int w : ev.admitted) admitted(w, now);
+                if (ev.waiting_for_pods_ready >= 0) {
+                    stuck_ = true;
+                    if (keep())
+                        // scheduler.go waitForPodsReadyIfNeeded's condition on the held workload.
+                        log(event(now, "Pending", ev.waiting_for_pods_ready, "WaitingForPodsReady",
+                                  "waiting for all admitted workloads to be in PodsReady condition"));
+                }
                 if (!ev.changed) break;
             }
             if (blocked() && engine_.has_work()) blocked_since_ = now;
@@ -170,7 +177,12 @@ private:
         }
     }
 
-    bool blocked() const { return block_ && not_ready_ > 0; }
+    // Kueue's scheduler is stuck in waitForPodsReadyIfNeeded: a cycle held a
+    // workload (WaitingForPodsReady) and some admitted pods are not ready.
+    bool blocked() {
+        if (not_ready_ == 0) stuck_ = false;
+        return stuck_;
+    }
 
     std::string key(int wl) const {
         const WlState& s = wl_[wl];
@@ -400,7 +412,7 @@ private:
     Report report_;
     std::int64_t created_ = 0, reported_ = -1;
     scheduler::PodsReadyConfig pr_;
-    bool block_ = false;
+    bool block_ = false, stuck_ = false;
     std::int64_t not_ready_ = 0;        // admitted workloads whose pods are not ready
     std::int64_t blocked_since_ = -1;   // admission blocked from then (blockAdmission)
     std::vector<std::string> names_;    // input workloads' keys (none: arrivals only)

@@ -33,6 +33,9 @@ struct CycleEvents {
     std::vector<int> admitted;  // got quota this cycle (ids, ascending)
     std::vector<int> evicted;   // evicted by preemption this cycle (ids, ascending)
     std::vector<Preemption> preemptions;  // one per victim newly evicted, in the order issued
+    // blockAdmission: the workload that would have been admitted next and
+    // waits with QuotaReserved=False WaitingForPodsReady (-1: none).
+    int waiting_for_pods_ready = -1;
     bool changed = false;       // admissions, evictions or any queue move
 };
 
@@ -119,11 +122,13 @@ public:
     // becomes `now_ns`. False when it held no quota.
     bool evict_not_ready(int wl, std::int64_t now_ns, bool deactivate);
     const PodsReadyConfig& pods_ready() const;
-    // blockAdmission: a cycle admits at most one workload; the next one that
-    // would be admitted gets QuotaReserved=False WaitingForPodsReady and the
-    // rest of the cycle is put off (the caller runs no cycle until the
-    // admitted workloads' pods are ready).
-    void set_block_after_admission(bool on);
+    // blockAdmission: a cycle admits at most one workload (none when
+    // `pods_not_ready`: an admitted workload's pods are not ready yet); the
+    // next one that would be admitted gets QuotaReserved=False
+    // WaitingForPodsReady (CycleEvents::waiting_for_pods_ready) and the rest
+    // of the cycle is put off. The caller then runs no cycle until the pods
+    // are ready, as Kueue's scheduler waits inside its cycle.
+    void set_block_after_admission(bool on, bool pods_not_ready = false);
     // The sim.not-simulated warning one-shot simulate() reports when the
     // inputs enable waitForPodsReady.
     const std::optional<Diagnostic>& pods_ready_note() const;

@@ -210,7 +210,8 @@ struct NeverAdmitted {
 // order it happened (virtual time, then the order within the instant).
 struct TimelineEvent {
     std::int64_t at_ms = 0;
-    // Admitted, Preempted, Evicted, Requeued, PodsReady, Finished
+    // Admitted, Preempted, Evicted, Requeued, PodsReady, Finished, Pending
+    // (blockAdmission holds the workload: WaitingForPodsReady)
     std::string type;
     std::string workload;       // namespace/name
     std::string cluster_queue;
