@@ -342,6 +342,37 @@ TEST_CASE("timeline podsReady: blockAdmission holds admissions until the admitte
     CHECK(blocked.makespan_ms == adm[0]->at_ms + 3000 + 3000 + 1000);
 }
 
+TEST_CASE("timeline podsReady: blockAdmission also holds the second admission of one cycle (two ClusterQueues)", "[timeline][podsready]") {
+    // Two queues, one workload each at 0: one cycle has both heads. Kueue
+    // admits the first and blocks before the second until the first's pods
+    // are ready (3000 ms).
+    auto scenario = R"(cohorts:
+- className: c
+  count: 1
+  queuesSets:
+  - className: cq
+    count: 2
+    nominalQuota: 4
+    workloadsSets:
+    - count: 1
+      creationIntervalMs: 0
+      workloads:
+      - {className: gang, runtimeMs: 1000, request: 1, podsReadyMs: 3000}
+)";
+    Diagnostics d;
+    auto r = run(scenario, d, config_v1beta2("  blockAdmission: true\n"));
+    INFO(render_text(d, {}));
+    auto adm = of_type(r, "Admitted");
+    REQUIRE(adm.size() == 2);
+    CHECK(adm[0]->at_ms == 0);
+    CHECK(adm[1]->at_ms == 3000);
+    auto held = of_type(r, "Pending");
+    REQUIRE(held.size() == 1);
+    CHECK(held[0]->at_ms == 0);
+    CHECK(held[0]->workload == adm[1]->workload);
+    CHECK(r.admission_blocked_ms == 3000);
+}
+
 TEST_CASE("timeline podsReady: the Red Hat build's gangScheduling maps to waitForPodsReady as its operator renders it",
           "[timeline][podsready]") {
     Diagnostics d;
