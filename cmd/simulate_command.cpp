@@ -21,6 +21,8 @@ struct SimulateFlags {
     int cycles = 0;
     std::string scenario, thresholds;
     int series_points = 50;
+    bool events = false;
+    std::int64_t max_events = 10000;
     GateFlags gate;
     bool as_one_cluster = false;
 };
@@ -79,7 +81,12 @@ int run_simulate(const SimulateFlags& f) {
             std::cerr << "queueforge simulate: --cycles does not apply to --scenario (the timeline runs to its end)\n";
             return kUsage;
         }
-        return run_timeline({f.scenario, f.thresholds, f.paths, f.target, f.output, f.series_points}, f.gate);
+        return run_timeline({f.scenario, f.thresholds, f.paths, f.target, f.output, f.series_points, f.events, f.max_events},
+                            f.gate);
+    }
+    if (f.events) {
+        std::cerr << "queueforge simulate: --events needs --scenario (the event log is the timeline's)\n";
+        return kUsage;
     }
     if (!f.thresholds.empty()) {
         std::cerr << "queueforge simulate: --thresholds needs --scenario\n";
@@ -135,6 +142,10 @@ Command add_simulate(CLI::App& app) {
     sub->add_option("--thresholds", flags->thresholds,
                     "With --scenario: limits in Kueue's rangespec.yaml shape; the run fails when one is exceeded");
     sub->add_option("--series-points", flags->series_points, "With --scenario: intervals in each usage-over-time series (default 50)");
+    sub->add_flag("--events", flags->events,
+                  "With --scenario: print the event log (admissions, preemptions, evictions, requeues, finishes) instead of the summary");
+    sub->add_option("--max-events", flags->max_events,
+                    "With --scenario: events kept in the log (default 10000; the rest are counted as dropped)");
     add_gate_flags(*sub, flags->gate);
     sub->add_flag("--as-one-cluster", flags->as_one_cluster,
                   "Read every path as one cluster even when they hold several sites");

@@ -41,11 +41,19 @@ int run_timeline(const TimelineFlags& f, const GateFlags& gate) {
         std::cerr << "queueforge simulate: --series-points must be between 1 and 10000\n";
         return kUsage;
     }
+    if (f.max_events < 0 || f.max_events > 10000000) {
+        std::cerr << "queueforge simulate: --max-events must be between 0 and 10000000\n";
+        return kUsage;
+    }
+    if (f.events && f.output != "text") {
+        std::cerr << "queueforge simulate: --events is a text listing; -o json carries the events in \"events\"\n";
+        return kUsage;
+    }
     timeline::Request request{.scenario = f.scenario,
                               .thresholds = f.thresholds,
                               .paths = f.paths,
                               .target = f.target,
-                              .options = {f.series_points, {}},
+                              .options = {f.series_points, f.max_events, {}},
                               .figures = [start] { return figures(start); }};
     const bool tty = isatty(STDERR_FILENO);
     if (tty)
@@ -77,7 +85,9 @@ int run_timeline(const TimelineFlags& f, const GateFlags& gate) {
         std::cout << format_report(*find_report_format(f.output), diags, ctx);
     } else {
         std::cerr << render_text(diags, sources);
-        std::cout << (f.output == "json" ? timeline::render_json(result) : timeline::render_text(result));
+        std::cout << (f.output == "json" ? timeline::render_json(result)
+                      : f.events            ? timeline::render_events(result)
+                                            : timeline::render_text(result));
     }
     std::cout.flush();
     // result.passed() is false only with a finding behind it (unsettled,

@@ -14,6 +14,8 @@ struct TimelineFlags {
     std::string target;
     std::string output = "text";
     int series_points = 50;
+    bool events = false;              // --events: the event log instead of the summary (text)
+    std::int64_t max_events = 10000;  // --max-events
 };
 
 // Every failure (never admitted, unsettled, a threshold) is a finding; the

@@ -105,6 +105,10 @@ TEST_CASE("report: timeline mode charts usage over time and time to admission", 
     CHECK(count(html, "class=\"usage-chart\"") == in.timeline->queues.size());
     CHECK(count(html, "<polyline ") >= in.timeline->queues.size());
     CHECK(count(html, "<tr class=\"class-row\">") == 6);
+    // A marker per preemption on the victim's usage chart, naming preemptor and Kueue's reason.
+    REQUIRE(in.timeline->preemptions > 0);
+    CHECK(count(html, "<line class=\"preemption\"") == static_cast<std::size_t>(in.timeline->preemptions));
+    CHECK(html.find(" preempted by ") != std::string::npos);
     for (const char* c : {"llm-pretrain", "llm-eval", "vision-finetune", "search-ranker", "recsys-train", "report"})
         CHECK(html.find(std::string("<tr class=\"class-row\"><td>") + c + "</td>") != std::string::npos);
     check_self_contained(html);

@@ -68,3 +68,63 @@ TEST_CASE("timeline cli: usage errors and unreadable scenarios", "[timeline][cli
     CHECK(r.err.find("s.yaml:4:15: error: cohorts[0].queuesSets: expected a list") != std::string::npos);
     CHECK(r.out.empty());
 }
+
+TEST_CASE("timeline cli: --events lists the event log, --max-events bounds it, usage errors exit 2", "[timeline][cli][events]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "s.yaml", R"(cohorts:
+- className: c
+  count: 1
+  queuesSets:
+  - className: cq
+    count: 1
+    nominalQuota: 2
+    withinClusterQueue: LowerPriority
+    workloadsSets:
+    - count: 1
+      creationIntervalMs: 100
+      workloads:
+      - {className: low, runtimeMs: 1000, priority: 10, request: 2}
+    - count: 1
+      creationIntervalMs: 300
+      workloads:
+      - {className: high, runtimeMs: 200, priority: 100, request: 2}
+)");
+    const std::string s = shell_quote((tmp.path / "s.yaml").string());
+    auto r = run_cli("simulate --scenario " + s + " --events");
+    INFO(r.err);
+    CHECK(r.exit == 0);
+    CHECK(r.out.rfind("TIME(ms)     EVENT", 0) == 0);
+    CHECK(r.out.find("300          Preempted  InClusterQueue") != std::string::npos);
+    auto capped = run_cli("simulate --scenario " + s + " --events --max-events 2");
+    CHECK(capped.exit == 0);
+    CHECK(capped.out.find("(6 more events of 8 not kept: raise --max-events)") != std::string::npos);
+    auto j = run_cli("simulate --scenario " + s + " -o json --max-events 1");
+    REQUIRE(j.exit == 0);
+    auto doc = nlohmann::json::parse(j.out);
+    CHECK(doc["events"].size() == 1);
+    CHECK(doc["eventsDropped"] == 7);
+    CHECK(run_cli("simulate --scenario " + s + " --events -o json").exit == 2);
+    CHECK(run_cli("simulate --scenario " + s + " --max-events -1").exit == 2);
+    CHECK(run_cli("simulate " + example("examples/multi-team") + " --events").exit == 2);
+}
+
+TEST_CASE("timeline cli: a negative or unparsable podsReadyMs is a positioned error, exit 1", "[timeline][cli][podsready]") {
+    qf_test::TempDir tmp;
+    qf_test::write_text(tmp.path / "s.yaml", R"(cohorts:
+- className: c
+  count: 1
+  queuesSets:
+  - className: cq
+    count: 1
+    nominalQuota: 2
+    workloadsSets:
+    - count: 1
+      creationIntervalMs: 100
+      workloads:
+      - {className: low, runtimeMs: 1000, request: 2, podsReadyMs: -1}
+)");
+    auto r = run_cli("simulate --scenario " + shell_quote((tmp.path / "s.yaml").string()));
+    CHECK(r.exit == 1);
+    CHECK(r.err.find("s.yaml:12:") != std::string::npos);
+    CHECK(r.err.find("podsReadyMs") != std::string::npos);
+}

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <queueforge/base/yaml_load.hpp>
+#include <queueforge/engines/scheduler_engine.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -629,6 +630,17 @@ TEST_CASE("TAS second pass: no room for a failed node's pods evicts the workload
     CHECK_FALSE(w2.admitted);
     CHECK(w2.reason == "TopologyPlacementFailed");
     CHECK(w2.unhealthy_nodes.empty());  // Evict resets status.unhealthyNodes
+    // The engine says so to the timeline: an eviction, not a preemption.
+    LoadedResources lr;
+    Diagnostics d;
+    load_resources_from_text("sim.yaml", in, lr, d);
+    scheduler::Engine e(lr.resources, d);
+    const int id = e.workload_id("ns", "w");
+    REQUIRE(id >= 0);
+    const scheduler::CycleEvents ev = e.cycle(0);
+    CHECK(ev.node_failure_evicted == std::vector<int>{id});
+    CHECK(ev.evicted.empty());
+    CHECK(ev.preemptions.empty());
 }
 
 TEST_CASE("TAS second pass: an unhealthy node that holds none of its pods is ignored", "[sim][tas][second-pass][badinput]") {
@@ -687,6 +699,34 @@ TEST_CASE("TAS second pass: a ProvisioningRequest check delays the topology unti
     CHECK(hosts(q) == "x1: 1, x2: 1");
     REQUIRE(q.second_pass_in_cycle);
     CHECK(*q.second_pass_in_cycle == 1);
+}
+
+TEST_CASE("TAS second pass: blockAdmission does not hold a second pass", "[sim][tas][second-pass]") {
+    // waitForPodsReady.blockAdmission with pods not ready holds the next
+    // admission (scheduler.go waitForPodsReadyIfNeeded), but a workload in
+    // its second pass returns before the wait (NeedsSecondPass): the held
+    // workload p is placed, the new one q waits.
+    const std::string held =
+        "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: p, namespace: ns, creationTimestamp: "
+        "'2025-06-01T10:00:00Z'}\nspec: {queueName: lq, podSets: [{name: main, count: 2, topologyRequest: {required: "
+        "cloud.com/rack}, template: {spec: {containers: [{name: c, resources: {requests: {cpu: '1'}}}]}}}]}\nstatus:\n"
+        "  conditions: [{type: QuotaReserved, status: 'True', reason: QuotaReserved, message: x, lastTransitionTime: "
+        "'2025-06-01T10:00:00Z'}]\n  admission: {clusterQueue: cq, podSetAssignments: [{name: main, count: 2, flavors: "
+        "{cpu: tas}, resourceUsage: {cpu: '2'}, delayedTopologyRequest: Pending}]}\n"
+        "  admissionChecks: [{name: prov, state: Ready, lastTransitionTime: '2025-06-01T10:00:00Z', message: ''}]\n";
+    LoadedResources lr;
+    Diagnostics d;
+    load_resources_from_text("sim.yaml", kTopology + nodes() + kProvReq + held + job("q", 1, "required: cloud.com/rack"), lr, d);
+    scheduler::Engine e(lr.resources, d);
+    e.set_block_after_admission(true, /*pods_not_ready=*/true);
+    const scheduler::CycleEvents ev = e.cycle(0);
+    CHECK(ev.waiting_for_pods_ready == e.workload_id("ns", "q"));
+    CHECK(ev.admitted.empty());
+    const auto res = e.result(false, d);
+    bool placed = false;
+    for (const auto& w : res.workloads)
+        if (w.name == "p") placed = w.second_pass_in_cycle.has_value() && w.assignments[0].delayed_topology_request == "Ready";
+    CHECK(placed);
 }
 
 TEST_CASE("TAS second pass: a delayed topology that does not fit yet is retried", "[sim][tas][second-pass]") {

@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::size_t kQueuesCharted = 40;
 constexpr std::size_t kNeverListed = 100;
+constexpr std::size_t kMarkersPerChart = 200;
 
 std::string num(std::int64_t v) { return std::to_string(v); }
 
@@ -93,7 +94,19 @@ std::string usage(const timeline::Report& r) {
         for (const auto& u : r.queues[i].usage) shown.insert(u.resource);
     std::vector<LegendItem> items;
     for (const auto& n : shown) items.push_back({n, colors(n)});
+    if (std::any_of(r.events.begin(), r.events.end(), [](const auto& e) { return e.type == "Preempted"; }))
+        items.push_back({"preemption (dashed)", "#d62728"});
     s += legend(items);
+    // Preemption markers: on the victim's queue chart, at the preemption's
+    // time, naming preemptor, victim and Kueue's reason (from the event log;
+    // at most kMarkersPerChart per chart).
+    std::map<std::string, std::vector<std::pair<std::int64_t, std::string>>> markers;
+    for (const auto& e : r.events) {
+        if (e.type != "Preempted") continue;
+        auto& m = markers[e.cluster_queue];
+        if (m.size() < kMarkersPerChart)
+            m.emplace_back(e.at_ms, duration(e.at_ms) + ": " + e.workload + " preempted by " + e.preemptor + " (" + e.reason + ")");
+    }
     s += "<div class=\"grid\">";
     for (std::size_t i = 0; i < r.queues.size() && i < kQueuesCharted; ++i) {
         const auto& q = r.queues[i];
@@ -117,7 +130,8 @@ std::string usage(const timeline::Report& r) {
         s += "<br><span class=\"muted\">" + esc(figures) + "</span></figcaption>";
         s += line_chart(lines, {.width = 580, .height = 170, .step_ms = step, .reference = 100.0,
                                 .reference_label = borrow_only ? "borrowable quota" : "nominal quota", .css_class = "lines",
-                                .title = "usage of ClusterQueue " + q.name + " over time"});
+                                .title = "usage of ClusterQueue " + q.name + " over time",
+                                .markers = markers.count(q.name) ? markers[q.name] : std::vector<std::pair<std::int64_t, std::string>>{}});
         s += "</figure>";
     }
     s += "</div>";
@@ -135,13 +149,21 @@ std::string timeline_section(const timeline::Report& r, const std::string& scena
          " ClusterQueues in " + esc(duration(r.makespan_ms)) + " of virtual time: " + esc(num(r.admissions)) +
          " admissions, " + esc(num(r.preemptions)) + " preemptions, " + esc(num(r.cycles)) +
          " scheduling cycles. Scheduling and API latency are zero: a lower bound on what a real cluster achieves.";
+    if (r.pods_ready_timeouts || r.deactivated || r.admission_blocked_ms)
+        s += " waitForPodsReady: " + esc(num(r.pods_ready_timeouts)) + " PodsReadyTimeout evictions, " + esc(num(r.deactivated)) +
+             " deactivated, admission blocked " + esc(duration(r.admission_blocked_ms)) + ".";
     if (!r.settled) s += " <span class=\"warn\">The cycle budget ran out before every workload settled.</span>";
     s += "</p>";
     s += waits(r);
     s += usage(r);
     if (!r.never_admitted.empty()) {
-        s += "<h3>Never admitted</h3><table class=\"figures\"><thead><tr><th>Workload</th><th>ClusterQueue</th>"
-             "<th>Reason</th></tr></thead><tbody>";
+        s += "<h3>Never admitted</h3>";
+        // Kueue's QuotaReserved=False reasons, counted over all of them.
+        std::string counts;
+        for (const auto& [reason, n] : r.pending_reasons) counts += (counts.empty() ? "" : ", ") + reason + " " + num(n);
+        if (!counts.empty()) s += "<p class=\"note\">Pending at the end by Kueue's reason: " + esc(counts) + "</p>";
+        s += "<table class=\"figures\"><thead><tr><th>Workload</th><th>ClusterQueue</th>"
+             "<th>Reason (QuotaReserved=False)</th></tr></thead><tbody>";
         for (std::size_t i = 0; i < r.never_admitted.size() && i < kNeverListed; ++i) {
             const auto& n = r.never_admitted[i];
             s += "<tr><td>" + esc(n.namespace_ + "/" + n.name) + "</td><td>" + esc(n.cluster_queue) + "</td><td><b>" +

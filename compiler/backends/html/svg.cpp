@@ -136,6 +136,12 @@ std::string line_chart(const std::vector<Line>& lines, const LineChartOptions& o
         s += "<polyline points=\"" + pts + "\" fill=\"none\" stroke=\"" + esc(l.color) +
              "\" stroke-width=\"1.8\"><title>" + esc(l.name) + "</title></polyline>";
     }
+    if (total > 0)
+        for (const auto& [t, title] : o.markers) {
+            double x = left + static_cast<double>(std::clamp<std::int64_t>(t, 0, total)) / static_cast<double>(total) * pw;
+            s += "<line class=\"preemption\" x1=\"" + px(x) + "\" x2=\"" + px(x) + "\" y1=\"" + px(top) + "\" y2=\"" + px(top + ph) +
+                 "\" stroke=\"#d62728\" stroke-width=\"1.2\" stroke-dasharray=\"3,2\"><title>" + esc(title) + "</title></line>";
+        }
     s += "<rect class=\"frame\" x=\"" + px(left) + "\" y=\"" + px(top) + "\" width=\"" + px(pw) + "\" height=\"" + px(ph) + "\"/>";
     return s + "</svg>";
 }

@@ -55,6 +55,9 @@ struct LineChartOptions {
     std::string y_suffix = "%";
     std::string css_class;
     std::string title;
+    // Vertical ticks at these times (ms), each with its tooltip: the
+    // timeline's preemptions.
+    std::vector<std::pair<std::int64_t, std::string>> markers;
 };
 
 std::string line_chart(const std::vector<Line>& lines, const LineChartOptions& o);

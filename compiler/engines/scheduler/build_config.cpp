@@ -6,9 +6,167 @@
 
 #include <queueforge/base/yaml_load.hpp>
 
+#include <cctype>
+#include <climits>
+#include <string>
+
 namespace queueforge::scheduler::detail {
 
 namespace {
+
+// A Go time.Duration string ("300s", "1h30m", "1.5m", "500ms"); nullopt when
+// malformed or negative. Milliseconds (sub-ms parts are truncated).
+std::optional<std::int64_t> go_duration_ms(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    if (text == "0") return 0;
+    std::size_t i = 0;
+    if (text[0] == '+') ++i;
+    if (i < text.size() && text[i] == '-') return std::nullopt;
+    long double total_ns = 0;
+    bool any = false;
+    while (i < text.size()) {
+        std::size_t start = i;
+        while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+        if (i == start) return std::nullopt;
+        long double v = 0;
+        try {
+            v = std::stold(text.substr(start, i - start));
+        } catch (...) {
+            return std::nullopt;
+        }
+        std::size_t u = i;
+        while (i < text.size() && !std::isdigit(static_cast<unsigned char>(text[i])) && text[i] != '.') ++i;
+        std::string unit = text.substr(u, i - u);
+        long double scale = 0;
+        if (unit == "ns") scale = 1;
+        else if (unit == "us" || unit == "\u00b5s" || unit == "\u03bcs") scale = 1e3L;
+        else if (unit == "ms") scale = 1e6L;
+        else if (unit == "s") scale = 1e9L;
+        else if (unit == "m") scale = 60e9L;
+        else if (unit == "h") scale = 3600e9L;
+        else return std::nullopt;
+        total_ns += v * scale;
+        any = true;
+    }
+    if (!any || total_ns > 9.2e18L) return std::nullopt;
+    return static_cast<std::int64_t>(total_ns / 1e6L);
+}
+
+std::optional<std::int64_t> duration_at(const Reader& rd, const Node* parent, const char* key, const std::string& what) {
+    const Node* v = parent ? parent->find(key) : nullptr;
+    if (!v || v->is_null()) return std::nullopt;
+    auto ms = v->is_scalar() ? go_duration_ms(v->text()) : std::nullopt;
+    if (!ms) rd.error(v, what + "." + key + ": \"" + scalar_text(v) + "\" is not a non-negative duration (e.g. 5m, 300s, 1h30m)");
+    return ms;
+}
+
+std::optional<std::int64_t> non_negative_at(const Reader& rd, const Node* parent, const char* key, const std::string& what,
+                                            std::int64_t max) {
+    const Node* v = parent ? parent->find(key) : nullptr;
+    if (!v || v->is_null()) return std::nullopt;
+    auto n = rd.int_at(parent, key);
+    if (!n || *n < 0 || *n > max) {
+        rd.error(v, what + "." + key + ": \"" + scalar_text(v) + "\" is not an integer between 0 and " + std::to_string(max));
+        return std::nullopt;
+    }
+    return n;
+}
+
+// requeuingStrategy (apis/config/v1beta2/configuration_types.go RequeuingStrategy).
+void read_requeuing(const Reader& rd, const Node* rs, const std::string& what, PodsReadyConfig& p) {
+    if (!rs || rs->is_null() || !rs->is_map()) return;
+    std::string ts = rd.str_at(rs, "timestamp");
+    if (ts == "Creation") p.creation_timestamp = true;
+    else if (!ts.empty() && ts != "Eviction")
+        rd.error(rs->find("timestamp"), what + ".timestamp: \"" + ts + "\" is not Eviction or Creation");
+    if (auto n = non_negative_at(rd, rs, "backoffLimitCount", what, INT32_MAX)) p.backoff_limit_count = static_cast<std::int32_t>(*n);
+    // 0 is Go's zero value: cmp.Or in the defaulting keeps the defaults then.
+    if (auto n = non_negative_at(rd, rs, "backoffBaseSeconds", what, INT32_MAX); n && *n > 0) p.backoff_base_seconds = *n;
+    if (auto n = non_negative_at(rd, rs, "backoffMaxSeconds", what, INT32_MAX); n && *n > 0) p.backoff_max_seconds = *n;
+}
+
+std::string position(const Reader& rd, const Node* n) {
+    return rd.r.file + ":" + std::to_string(n->mark().line);
+}
+
+// Configuration.waitForPodsReady with Kueue's defaults (defaults.go of the
+// API version: v1beta1 SetDefaults_Configuration needs enable and defaults
+// blockAdmission to it, timeout 5m; v1beta2 defaults an absent struct, timeout
+// 30m, blockAdmission false). recoveryTimeout defaults to timeout.
+void read_pods_ready(const Reader& rd, const Node* w, bool v1beta1, Config& cfg) {
+    PodsReadyConfig p;
+    p.configured = true;
+    p.source = rd.r.file;
+    if (v1beta1) {
+        p.enabled = w && !w->is_null() && rd.bool_at(w, "enable").value_or(false);
+        p.timeout_ms = 5LL * 60 * 1000;
+        p.block_admission = p.enabled;
+    }
+    if (w && !w->is_null() && w->is_map()) {
+        const std::string what = "waitForPodsReady";
+        p.source = position(rd, w);
+        if (auto t = duration_at(rd, w, "timeout", what); t && *t > 0) p.timeout_ms = *t;
+        if (auto b = rd.bool_at(w, "blockAdmission")) p.block_admission = *b;
+        if (auto r = duration_at(rd, w, "recoveryTimeout", what)) p.recovery_timeout_ms = *r;
+        read_requeuing(rd, rd.map_at(w, "requeuingStrategy"), what + ".requeuingStrategy", p);
+        if (p.enabled) {
+            Diagnostics scratch;
+            Reader quiet{rd.r, scratch};
+            quiet.warning(w, "waitForPodsReady depends on pod runtime and is not simulated here (admission is decided on "
+                             "quota only); the timeline mode (--scenario) simulates it",
+                          "sim.not-simulated");
+            cfg.pods_ready_note = scratch.all().front();
+        }
+    }
+    if (!p.recovery_timeout_ms) p.recovery_timeout_ms = p.timeout_ms;
+    cfg.pods_ready = p;
+}
+
+// The Red Hat build of Kueue's `Kueue` CR (kueue.openshift.io/v1):
+// spec.config.gangScheduling rendered as the operator does
+// (openshift/kueue-operator dc3b6577 pkg/configmap/configmap.go
+// buildWaitForPodsReady / blockAdmission / buildRequeuingStrategy):
+// ByWorkload -> waitForPodsReady{blockAdmission: admission == Sequential,
+// timeout: timeoutSeconds, recoveryTimeout: recoveryTimeoutSeconds,
+// requeuingStrategy{backoffLimitCount: retryLimit, backoffBaseSeconds,
+// backoffMaxSeconds, timestamp: timeReference}}; None -> a one-year timeout
+// without blockAdmission; "" / ByWorkloadDefaults -> nil (Kueue's v1beta2
+// defaults).
+void read_gang_scheduling(const Reader& rd, const Resource& r, Config& cfg) {
+    const Node* spec = rd.map_at(&r.doc, "spec");
+    const Node* config = spec ? rd.map_at(spec, "config") : nullptr;
+    const Node* g = config ? rd.map_at(config, "gangScheduling") : nullptr;
+    if (!g) return;
+    PodsReadyConfig p;
+    p.configured = true;
+    p.source = position(rd, g);
+    std::string policy = rd.str_at(g, "policy");
+    if (policy == "None") {
+        p.timeout_ms = 365LL * 24 * 3600 * 1000;
+        p.block_admission = false;
+    } else if (policy == "ByWorkload") {
+        const std::string what = "spec.config.gangScheduling.byWorkload";
+        p.block_admission = false;
+        if (const Node* bw = rd.map_at(g, "byWorkload")) {
+            p.block_admission = rd.str_at(bw, "admission") == "Sequential";
+            if (auto t = non_negative_at(rd, bw, "timeoutSeconds", what, INT32_MAX); t && *t > 0) p.timeout_ms = *t * 1000;
+            if (auto t = non_negative_at(rd, bw, "recoveryTimeoutSeconds", what, INT32_MAX)) p.recovery_timeout_ms = *t * 1000;
+            if (const Node* rs = rd.map_at(bw, "requeuingStrategy")) {
+                const std::string rw = what + ".requeuingStrategy";
+                if (auto n = non_negative_at(rd, rs, "retryLimit", rw, INT32_MAX); n && *n > 0)
+                    p.backoff_limit_count = static_cast<std::int32_t>(*n);
+                if (auto n = non_negative_at(rd, rs, "backoffBaseSeconds", rw, INT32_MAX); n && *n > 0) p.backoff_base_seconds = *n;
+                if (auto n = non_negative_at(rd, rs, "backoffMaxSeconds", rw, INT32_MAX); n && *n > 0) p.backoff_max_seconds = *n;
+                std::string ts = rd.str_at(rs, "timeReference");
+                if (ts == "Creation") p.creation_timestamp = true;
+            }
+        }
+    } else {
+        return;  // Kueue's defaults
+    }
+    if (!p.recovery_timeout_ms) p.recovery_timeout_ms = p.timeout_ms;
+    cfg.pods_ready = p;
+}
 
 void read_configuration(const Reader& rd, const Node& doc, bool v1beta1, Config& cfg) {
     if (const Node* fs = doc.find("fairSharing"); fs && !fs->is_null()) {
@@ -53,12 +211,7 @@ void read_configuration(const Reader& rd, const Node& doc, bool v1beta1, Config&
         cfg.ignore_undeclared = qcs == "IgnoreUndeclared";
     }
     read_afs_config(rd, doc.find("admissionFairSharing"), doc.find("featureGates"), cfg);
-    if (const Node* w = doc.find("waitForPodsReady"); w && !w->is_null()) {
-        bool enabled = v1beta1 ? rd.bool_at(w, "enable").value_or(false) : true;
-        if (enabled)
-            rd.warning(w, "waitForPodsReady depends on pod runtime and is not simulated (admission is decided on quota only)",
-                       "sim.not-simulated");
-    }
+    read_pods_ready(rd, doc.find("waitForPodsReady"), v1beta1, cfg);
 }
 
 // Positions inside an embedded YAML text are not positions in the file: point
@@ -80,6 +233,10 @@ void build_config(const Inputs& in, Config& cfg, Diagnostics& diags) {
     bool used = false;
     for (const Resource* r : in.configs) {
         Reader rd{*r, diags};
+        if (r->ref.kind == "Kueue") {
+            if (!used) read_gang_scheduling(rd, *r, cfg);
+            continue;
+        }
         if (used) {
             rd.warning(nullptr, "more than one Kueue Configuration; only the first is used", "sim.duplicate");
             continue;

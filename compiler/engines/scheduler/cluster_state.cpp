@@ -101,6 +101,8 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, Work
             else if (kind == "Topology") list = &in.topologies;
         } else if (r->ref.api_version.rfind("config.kueue.x-k8s.io/", 0) == 0 && kind == "Configuration") {
             list = &in.configs;
+        } else if (r->ref.api_version == "kueue.openshift.io/v1" && kind == "Kueue") {
+            list = &in.configs;  // gangScheduling only (build_config.cpp)
         } else if (is_core(*r)) {
             if (kind == "Namespace") list = &in.namespaces;
             else if (kind == "LimitRange") list = &in.limit_ranges;
@@ -112,7 +114,7 @@ Model build_model(const std::vector<Resource>& objects, Diagnostics& diags, Work
         std::string ns = r->ref.namespace_;
         if (kind == "Workload" || kind == "LocalQueue" || kind == "LimitRange" || kind == "Pod")
             if (ns.empty()) ns = "default";
-        if (kind != "Configuration" && kind != "ConfigMap" && !seen.emplace(kind, ns, r->ref.name).second) {
+        if (kind != "Configuration" && kind != "ConfigMap" && kind != "Kueue" && !seen.emplace(kind, ns, r->ref.name).second) {
             Reader rd{*r, diags};
             rd.warning(nullptr, "duplicate " + kind + " \"" + r->ref.name + "\"; the first one (by file order) is used",
                        "sim.duplicate");

@@ -61,6 +61,7 @@ public:
         // Heads(): every ready second pass, then one workload per ClusterQueue.
         std::vector<SecondPassQueue::Head> second;
         if (sp_) second = sp_->take_ready(now_);
+        admitted_any_ = m_.config.block_after_admission && m_.config.pods_not_ready;
         auto heads = queues_.heads();
         nominate(second, heads);
         std::vector<int> order;
@@ -267,6 +268,15 @@ private:
     void process(Entry& e) {
         const ClusterQueue& c = m_.cqs[e.cq];
         Workload& w = m_.wls[e.wl];
+        if (halted_) {
+            // The scheduler waits for pods ready (below): in Kueue the rest of
+            // the cycle runs after the wait; here they go back to their queue
+            // and are tried when the wait is over.
+            e.rr = RequeueReason::FailedAfterNomination;
+            e.qr_reason = w.reason;
+            e.msg = w.message;
+            return;
+        }
         bool ok = update_assignment_if_needed(e);
         Mode mode = e.a.rep_mode();
         // TASFailedNodeReplacementFailFast (beta, on): no replacement for the
@@ -313,7 +323,22 @@ private:
             issue_preemptions(e);
             return;
         }
+        if (m_.config.block_after_admission && admitted_any_ && !e.second) {
+            // waitForPodsReady.blockAdmission (scheduler.go
+            // waitForPodsReadyIfNeeded, Kueue ff69552e): a workload admitted
+            // before (in this cycle, or earlier and still not ready) has pods
+            // not ready, so the scheduler blocks before this admission. A
+            // second pass is not held (NeedsSecondPass returns first).
+            e.status = EntryStatus::Skipped;
+            e.qr_reason = "WaitingForPodsReady";
+            e.msg = "waiting for all admitted workloads to be in PodsReady condition";
+            e.rr = RequeueReason::FailedAfterNomination;
+            halted_ = true;
+            out_.waiting_for_pods_ready = e.wl;
+            return;
+        }
         admit(e);
+        admitted_any_ = true;
     }
 
     void issue_preemptions(Entry& e) {
@@ -338,6 +363,7 @@ private:
                                      "; preemptee path: " + cq_path(m_, victim.adm_cq);
             if (victim.preempted_cycle == 0) victim.preempted_cycle = static_cast<int>(ctx_.cycle);
             out_.victims.push_back(t.wl);
+            out_.preemptions.push_back({e.wl, t.wl, t.reason, cq_path(m_, e.cq), cq_path(m_, victim.adm_cq)});
         }
         m_.wls[e.wl].last.reset();
         if (n) {
@@ -447,6 +473,7 @@ private:
     std::int64_t now_;
     std::vector<Entry> entries_, rejected_;
     std::set<int> victims_;
+    bool admitted_any_ = false, halted_ = false;
     std::vector<std::pair<int, std::vector<TasPlacement>>> tas_added_;
     std::vector<std::pair<int, std::vector<TasPlacement>>> replaced_;  // second passes: old placements
     SecondPassQueue* sp_ = nullptr;

@@ -14,6 +14,8 @@ struct CycleOutcome {
     std::vector<int> victims;   // workloads evicted by preemption this cycle
     std::vector<int> second_pass;        // admissions updated by a second pass (topology placed or repaired)
     std::vector<int> node_failure_evicted;  // no replacement for a failed node (EvictedDueToNodeFailures)
+    std::vector<Preemption> preemptions;  // preemptor, victim, reason, paths (same order as victims)
+    int waiting_for_pods_ready = -1;      // blockAdmission held this workload (WaitingForPodsReady)
 };
 
 // Runs cycle number `cycle` (1-based) against the cache usage `cache`;

@@ -366,6 +366,38 @@ bool Engine::finish(int wl) {
     return true;
 }
 
+bool Engine::evict_not_ready(int wl, std::int64_t now_ns, bool deactivate) {
+    Impl& s = sealed();
+    Workload& w = s.m.wls[wl];
+    if (!w.holds) return false;
+    int cq = w.adm_cq;
+    s.release(wl);
+    s.queues().remove(wl);
+    w.arrived = false;  // back in its queue when the backoff ends (arrive())
+    if (deactivate) {
+        // spec.active=false: the workload controller's getQueueBlocker status.
+        w.active = false;
+        w.reason = "Deactivated";
+        w.message = "The workload is deactivated";
+    } else {
+        w.reason = "PendingEvaluation";
+        w.message = "Exceeded the PodsReady timeout " + w.key;
+    }
+    // GetQueueOrderTimestamp: a PodsReadyTimeout eviction orders by the
+    // eviction time unless requeuingStrategy.timestamp is Creation.
+    if (!s.m.config.pods_ready.creation_timestamp) w.order_ts = now_ns;
+    s.queues().notify(cq);
+    s.queues().process_requeues();
+    return true;
+}
+
+const PodsReadyConfig& Engine::pods_ready() const { return sealed().m.config.pods_ready; }
+void Engine::set_block_after_admission(bool on, bool pods_not_ready) {
+    sealed().m.config.block_after_admission = on;
+    sealed().m.config.pods_not_ready = pods_not_ready;
+}
+const std::optional<Diagnostic>& Engine::pods_ready_note() const { return impl_->m.config.pods_ready_note; }
+
 bool Engine::holds_quota(int wl) const { return sealed().m.wls[wl].holds; }
 
 std::string Engine::cluster_queue_of(int wl) const {
@@ -415,17 +447,20 @@ CycleEvents Engine::cycle(std::int64_t now_ns, bool complete_evictions) {
         ++s.m.cqs[s.m.wls[w].adm_cq].generation;
     }
     s.last_admitted = ev.admitted;
+    ev.preemptions = std::move(out.preemptions);
+    ev.waiting_for_pods_ready = out.waiting_for_pods_ready;
     ev.evicted = std::move(out.victims);
     std::sort(ev.evicted.begin(), ev.evicted.end());
     s.evicted_order.insert(s.evicted_order.end(), ev.evicted.begin(), ev.evicted.end());
     if (complete_evictions) s.pending_victims = ev.evicted;
     // No replacement for a failed node: evicted (not preempted); the
     // workload controller releases the quota as for a victim.
-    std::sort(out.node_failure_evicted.begin(), out.node_failure_evicted.end());
+    ev.node_failure_evicted = std::move(out.node_failure_evicted);
+    std::sort(ev.node_failure_evicted.begin(), ev.node_failure_evicted.end());
     if (complete_evictions)
-        s.pending_victims.insert(s.pending_victims.end(), out.node_failure_evicted.begin(), out.node_failure_evicted.end());
+        s.pending_victims.insert(s.pending_victims.end(), ev.node_failure_evicted.begin(), ev.node_failure_evicted.end());
     ev.changed = !ev.admitted.empty() || !ev.evicted.empty() || !out.second_pass.empty() ||
-                 !out.node_failure_evicted.empty() || s.queues().watched_changed();
+                 !ev.node_failure_evicted.empty() || s.queues().watched_changed();
     return ev;
 }
 

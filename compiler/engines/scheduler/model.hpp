@@ -8,6 +8,8 @@
 #include "engines/scheduler/admission_fair_sharing.hpp"
 #include "engines/scheduler/amount.hpp"
 
+#include <queueforge/base/diagnostics.hpp>
+#include <queueforge/engines/scheduler_engine.hpp>
 #include <queueforge/engines/topology.hpp>
 #include <queueforge/model/quota_tree.hpp>
 #include <queueforge/model/selector.hpp>
@@ -266,6 +268,12 @@ struct Transformation {
 };
 
 struct Config {
+    PodsReadyConfig pods_ready;
+    std::optional<Diagnostic> pods_ready_note;  // sim.not-simulated, reported by one-shot simulate()
+    // Run state (Engine::set_block_after_admission): a cycle admits one
+    // workload, then the scheduler waits for its pods (blockAdmission).
+    bool block_after_admission = false;
+    bool pods_not_ready = false;  // an admitted workload's pods are not ready: the first admission blocks too
     bool fair_sharing = false;
     // 0 = LessThanOrEqualToFinalShare, 1 = LessThanInitialShare
     std::vector<int> strategies{0, 1};

@@ -18,6 +18,8 @@ Result simulate(const std::vector<Resource>& objects, const Options& opts, Diagn
 }
 
 Result simulate(Engine& engine, const Options& opts, Diagnostics& diags) {
+    // waitForPodsReady needs pod readiness, which only the timeline models.
+    if (const auto& note = engine.pods_ready_note()) diags.add(*note);
     const std::int64_t base = engine.latest_timestamp();
     const int limit = opts.max_cycles > 0 ? std::min(opts.max_cycles, kMaxCycles) : kMaxCycles;
     bool converged = false;

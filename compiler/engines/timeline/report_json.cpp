@@ -21,6 +21,29 @@ json stats(const Stats& s) {
 
 json series(const Series& s) { return {{"intervalMs", s.interval_ms}, {"percent", s.percent}}; }
 
+// {"WaitingForQuota": 3, ...}: Kueue's QuotaReserved=False reasons, sorted.
+json reasons(const ReasonCounts& rc) {
+    json out = json::object();
+    for (const auto& [reason, n] : rc) out[reason] = n;
+    return out;
+}
+
+json event(const TimelineEvent& e) {
+    json j = {{"atMs", e.at_ms}, {"type", e.type}, {"workload", e.workload},
+              {"clusterQueue", e.cluster_queue.empty() ? json(nullptr) : json(e.cluster_queue)},
+              {"reason", e.reason}, {"message", e.message}};
+    if (e.type == "Preempted") {
+        j["preemptor"] = e.preemptor;
+        j["preemptorPath"] = e.preemptor_path;
+        j["preempteePath"] = e.victim_path;
+    }
+    if (e.type == "Evicted") {
+        j["requeueAtMs"] = e.requeue_at_ms >= 0 ? json(e.requeue_at_ms) : json(nullptr);
+        if (e.reason != "Preempted") j["requeueCount"] = e.requeue_count;
+    }
+    return j;
+}
+
 }  // namespace
 
 std::string render_json(const Report& r) {
@@ -32,6 +55,8 @@ std::string render_json(const Report& r) {
                            {"finished", c.finished},
                            {"neverAdmitted", c.never_admitted},
                            {"evictions", c.evictions},
+                           {"podsReadyTimeouts", c.pods_ready_timeouts},
+                           {"pendingReasons", reasons(c.pending_reasons)},
                            {"timeToAdmissionMs", stats(c.time_to_admission)},
                            {"meanTimeToFinishMs", c.finished ? json(c.mean_time_to_finish) : json(nullptr)}});
     json qclasses = json::array();
@@ -61,6 +86,7 @@ std::string render_json(const Report& r) {
                           {"admissions", q.admissions},
                           {"preemptions", q.preemptions},
                           {"neverAdmitted", q.never_admitted},
+                          {"pendingReasons", reasons(q.pending_reasons)},
                           {"lastEventMs", q.last_event_ms},
                           {"timeToAdmissionMs", stats(q.time_to_admission)},
                           {"resources", res}});
@@ -72,6 +98,8 @@ std::string render_json(const Report& r) {
                          {"clusterQueue", n.cluster_queue},
                          {"reason", n.reason.empty() ? json(nullptr) : json(n.reason)},
                          {"message", n.message.empty() ? json(nullptr) : json(n.message)}});
+    json events = json::array();
+    for (const auto& e : r.events) events.push_back(event(e));
     json checks = json::array();
     for (const auto& c : r.checks)
         checks.push_back({{"name", c.name}, {"limit", c.limit}, {"actual", c.actual}, {"met", c.met}});
@@ -89,6 +117,16 @@ std::string render_json(const Report& r) {
                 {"clusterQueueClasses", qclasses},
                 {"clusterQueues", queues},
                 {"neverAdmitted", never},
+                {"pendingReasons", reasons(r.pending_reasons)},
+                {"waitForPodsReady", r.pods_ready.empty() ? json(nullptr)
+                                                          : json{{"settings", r.pods_ready},
+                                                                 {"podsReadyTimeouts", r.pods_ready_timeouts},
+                                                                 {"deactivated", r.deactivated},
+                                                                 {"admissionBlockedMs", r.admission_blocked_ms}}},
+                // The event log: the first --max-events events; eventsDropped counts the rest.
+                {"events", events},
+                {"eventsTotal", r.events_total},
+                {"eventsDropped", r.events_dropped},
                 {"thresholds", checks}};
     return out.dump(2) + "\n";
 }

@@ -94,6 +94,19 @@ std::string render_text(const Report& r) {
         out += "\n(" + std::to_string(r.queues.size()) + " ClusterQueues: -o json lists each with its usage over time)\n";
     }
 
+    if (!r.pods_ready.empty() && (r.pods_ready_timeouts || r.deactivated || r.admission_blocked_ms))
+        out += "\nwaitForPodsReady (" + r.pods_ready + "): " + std::to_string(r.pods_ready_timeouts) +
+               " PodsReadyTimeout evictions, " + std::to_string(r.deactivated) + " deactivated, admission blocked " +
+               duration(r.admission_blocked_ms) + "\n";
+    if (!r.pending_reasons.empty()) {
+        out += "\nPending at the end, by Kueue's QuotaReserved=False reason:\n";
+        for (const auto& c : r.workload_classes) {
+            if (c.pending_reasons.empty()) continue;
+            std::string line;
+            for (const auto& [reason, n] : c.pending_reasons) line += (line.empty() ? "" : ", ") + reason + " " + std::to_string(n);
+            out += "  " + pad(c.name, 16) + line + "\n";
+        }
+    }
     if (!r.never_admitted.empty()) {
         out += "\nNever admitted:\n";
         for (std::size_t i = 0; i < r.never_admitted.size() && i < kNeverListed; ++i) {
@@ -107,6 +120,25 @@ std::string render_text(const Report& r) {
         for (const auto& c : r.checks) out += std::string(c.met ? "  ok      " : "  FAILED  ") + c.message + "\n";
     }
     out += std::string("\n") + (r.passed() ? "PASSED" : "FAILED") + "\n";
+    return out;
+}
+
+// kubectl get events columns: time (ms of virtual time), type, reason,
+// object, ClusterQueue, message. One line per event, in the order they
+// happened; the widths are fixed so the lines can be grepped and diffed.
+std::string render_events(const Report& r) {
+    std::string out = pad("TIME(ms)", 12) + pad("EVENT", 10) + pad("REASON", 29) + pad("WORKLOAD", 32) + pad("CLUSTERQUEUE", 24) +
+                      "MESSAGE\n";
+    for (const auto& e : r.events) {
+        std::string msg = e.message;
+        if (e.type == "Evicted" && e.requeue_at_ms >= 0 && e.reason != "Preempted")
+            msg += "; requeued at " + std::to_string(e.requeue_at_ms) + "ms (count " + std::to_string(e.requeue_count) + ")";
+        out += pad(std::to_string(e.at_ms), 12) + pad(e.type, 10) + pad(e.reason, 29) + pad(e.workload, 32) +
+               pad(e.cluster_queue.empty() ? "-" : e.cluster_queue, 24) + msg + "\n";
+    }
+    if (r.events_dropped > 0)
+        out += "(" + std::to_string(r.events_dropped) + " more events of " + std::to_string(r.events_total) +
+               " not kept: raise --max-events)\n";
     return out;
 }
 

@@ -26,9 +26,14 @@ namespace {
 constexpr std::int64_t kMsNs = 1000000;
 constexpr std::size_t kNeverAdmittedListed = 100;
 
+// Kinds in the order they are handled at one instant: quota is freed before
+// pods turn ready, timeouts fire after readiness, and requeues and arrivals
+// come last.
+enum Kind { kFinish = 0, kReady = 1, kTimeout = 2, kRequeue = 3, kArrival = 4 };
+
 struct Event {
     std::int64_t at = 0;
-    int kind = 0;  // 0 finish (quota is freed before arrivals at the same instant), 1 arrival
+    int kind = 0;
     int wl = -1;
     std::int64_t epoch = 0;
     bool operator>(const Event& o) const { return std::tie(at, kind, wl) > std::tie(o.at, o.kind, o.wl); }
@@ -42,6 +47,8 @@ struct WlState {
     std::int64_t evictions = 0;
     int queue = -1;  // QueueTrack of its admission while holding quota
     std::vector<scheduler::HeldAmount> held;
+    bool not_ready = false;       // admitted, pods not ready yet
+    std::int32_t requeue_count = 0;  // PodsReadyTimeout evictions (Kueue's requeueState.count)
 };
 
 class Run {
@@ -66,14 +73,21 @@ public:
         while (!events_.empty() && report_.settled) {
             now = events_.top().at;
             engine_.advance(epoch_ns_ + now * kMsNs);
+            if (blocked_since_ >= 0) report_.admission_blocked_ms += now - blocked_since_;
+            blocked_since_ = -1;
             while (!events_.empty() && events_.top().at == now) {
                 Event e = events_.top();
                 events_.pop();
-                if (e.kind == 0) finish(e, now);
-                else arrive(e.wl, now);
+                switch (e.kind) {
+                    case kFinish: finish(e, now); break;
+                    case kReady: ready(e, now); break;
+                    case kTimeout: timeout(e, now); break;
+                    case kRequeue: requeue(e.wl, now); break;
+                    default: arrive(e.wl, now);
+                }
             }
             report_progress();
-            while (engine_.has_work()) {
+            while (!blocked() && engine_.has_work()) {
                 if (--budget < 0) {
                     report_.settled = false;
                     diags_.error(scenario_file_, {}, "timeline: the scheduler did not settle within the cycle budget at " +
@@ -81,11 +95,24 @@ public:
                                  "timeline.unsettled");
                     break;
                 }
+                engine_.set_block_after_admission(block_, not_ready_ > 0);
                 scheduler::CycleEvents ev = engine_.cycle(epoch_ns_ + now * kMsNs);
+                for (const auto& p : ev.preemptions) preempted(p, now);
                 for (int w : ev.evicted) evicted(w, now);
+                for (int w : ev.node_failure_evicted)
+                    evicted(w, now, "EvictedDueToNodeFailures",
+                            "Workload was evicted as there was no replacement for its unhealthy node(s)");
                 for (int w : ev.admitted) admitted(w, now);
+                if (ev.waiting_for_pods_ready >= 0) {
+                    stuck_ = true;
+                    if (keep())
+                        // scheduler.go waitForPodsReadyIfNeeded's condition on the held workload.
+                        log(event(now, "Pending", ev.waiting_for_pods_ready, "WaitingForPodsReady",
+                                  "waiting for all admitted workloads to be in PodsReady condition"));
+                }
                 if (!ev.changed) break;
             }
+            if (blocked() && engine_.has_work()) blocked_since_ = now;
         }
         report_.makespan_ms = now;
         report_.cycles = engine_.cycles_run();
@@ -132,11 +159,60 @@ private:
             if (id < 0) continue;
             wl_[id].arrival = static_cast<int>(i);
             engine_.hold_back(id);
-            events_.push({a.at_ms, 1, id, 0});
+            events_.push({a.at_ms, kArrival, id, 0});
         }
         for (int id = 0; id < engine_.workload_count(); ++id)
             if (engine_.holds_quota(id)) take(id, 0);  // running before the timeline: they keep their quota
+        if (g_.arrivals.size() < wl_.size()) {
+            // Input workloads (preemption victims perhaps): their names for the event log.
+            Diagnostics scratch;
+            for (const auto& o : engine_.result(true, scratch).workloads) names_.push_back(o.namespace_ + "/" + o.name);
+        }
         report_.workloads = static_cast<std::int64_t>(g_.arrivals.size());
+        pr_ = engine_.pods_ready();
+        block_ = pr_.enabled && pr_.block_admission;
+        if (pr_.enabled) {
+            report_.pods_ready = "timeout " + std::to_string(pr_.timeout_ms) + "ms, blockAdmission " +
+                                 (pr_.block_admission ? "true" : "false") + ", backoff " +
+                                 std::to_string(pr_.backoff_base_seconds) + "s..." + std::to_string(pr_.backoff_max_seconds) +
+                                 "s, backoffLimitCount " +
+                                 (pr_.backoff_limit_count ? std::to_string(*pr_.backoff_limit_count) : std::string("none")) +
+                                 ", timestamp " + (pr_.creation_timestamp ? "Creation" : "Eviction") + " (" + pr_.source + ")";
+        }
+    }
+
+    // Kueue's scheduler is stuck in waitForPodsReadyIfNeeded: a cycle held a
+    // workload (WaitingForPodsReady) and some admitted pods are not ready.
+    bool blocked() {
+        if (not_ready_ == 0) stuck_ = false;
+        return stuck_;
+    }
+
+    std::string key(int wl) const {
+        const WlState& s = wl_[wl];
+        if (s.arrival >= 0) return g_.arrivals[s.arrival].namespace_ + "/" + g_.arrivals[s.arrival].name;
+        return names_.empty() ? std::string() : names_[wl];
+    }
+
+    // Counts an event; true when the log keeps it (the caller builds it
+    // only then: a large run drops most of its events cheaply).
+    bool keep() {
+        ++report_.events_total;
+        if (static_cast<std::int64_t>(report_.events.size()) < opts_.max_events) return true;
+        ++report_.events_dropped;
+        return false;
+    }
+    void log(TimelineEvent e) { report_.events.push_back(std::move(e)); }
+
+    TimelineEvent event(std::int64_t now, const char* type, int wl, std::string reason, std::string message) {
+        TimelineEvent e;
+        e.at_ms = now;
+        e.type = type;
+        e.workload = key(wl);
+        e.cluster_queue = engine_.cluster_queue_of(wl);
+        e.reason = std::move(reason);
+        e.message = std::move(message);
+        return e;
     }
 
     static std::int64_t sat_add(std::int64_t a, std::int64_t b) {
@@ -183,9 +259,15 @@ private:
     void finish(const Event& e, std::int64_t now) {
         WlState& s = wl_[e.wl];
         if (e.epoch != s.epoch || !engine_.holds_quota(e.wl)) return;  // evicted since
+        const bool k = keep();
+        const std::string cq = k ? engine_.cluster_queue_of(e.wl) : std::string();
         give_back(e.wl, now);
         engine_.finish(e.wl);
         s.finished_at = now;
+        if (!k) return;
+        TimelineEvent f = event(now, "Finished", e.wl, "Succeeded", "Job finished successfully");
+        f.cluster_queue = cq;
+        log(std::move(f));
     }
 
     void admitted(int wl, std::int64_t now) {
@@ -195,17 +277,123 @@ private:
         take(wl, now);
         ++report_.admissions;
         if (s.queue >= 0) ++queues_[s.queue].admissions;
-        if (s.arrival >= 0) events_.push({now + g_.arrivals[s.arrival].runtime_ms, 0, wl, s.epoch});
+        if (keep()) {
+            std::string waited = s.arrival >= 0 ? std::to_string(now - g_.arrivals[s.arrival].at_ms) + "ms" : std::string("-");
+            log(event(now, "Admitted", wl, "QuotaReserved",
+                      "Quota reserved in ClusterQueue " + engine_.cluster_queue_of(wl) + ", wait time since creation was " + waited));
+        }
+        if (s.arrival < 0) return;
+        const WorkloadTemplate* t = g_.specs[s.arrival].tmpl;
+        const bool never = t && t->never_ready;
+        const std::int64_t ready_ms = t ? t->pods_ready_ms : 0;
+        if (!never && ready_ms == 0) {
+            events_.push({now + g_.arrivals[s.arrival].runtime_ms, kFinish, wl, s.epoch});
+            return;
+        }
+        // Pods take time: the job runs runtimeMs from when they are ready.
+        s.not_ready = true;
+        ++not_ready_;
+        if (pr_.enabled && (never || ready_ms > pr_.timeout_ms)) {
+            events_.push({now + pr_.timeout_ms, kTimeout, wl, s.epoch});
+        } else if (!never) {
+            events_.push({now + ready_ms, kReady, wl, s.epoch});
+        }
     }
 
-    // The eviction completes before the next cycle, at the same instant.
-    void evicted(int wl, std::int64_t now) {
-        WlState& s = wl_[wl];
+    void set_ready(WlState& s) {
+        if (!s.not_ready) return;
+        s.not_ready = false;
+        --not_ready_;
+    }
+
+    void ready(const Event& e, std::int64_t now) {
+        WlState& s = wl_[e.wl];
+        if (e.epoch != s.epoch || !engine_.holds_quota(e.wl)) return;
+        set_ready(s);
+        if (keep()) log(event(now, "PodsReady", e.wl, "PodsReady", "All pods of the workload are ready"));
+        events_.push({now + g_.arrivals[s.arrival].runtime_ms, kFinish, e.wl, s.epoch});
+    }
+
+    // reconcileNotReadyTimeout (pkg/controller/core/workload_controller.go,
+    // Kueue ff69552e): past backoffLimitCount the workload is deactivated
+    // (triggerDeactivation: requeueState.count + 1 > limit), else evicted
+    // with reason PodsReadyTimeout and requeued after UpdateRequeueState's
+    // backoff, its count incremented.
+    void timeout(const Event& e, std::int64_t now) {
+        WlState& s = wl_[e.wl];
+        if (e.epoch != s.epoch || !engine_.holds_quota(e.wl)) return;
+        set_ready(s);
+        const std::string cq = engine_.cluster_queue_of(e.wl);
         ++s.epoch;
         ++s.evictions;
-        ++report_.preemptions;
-        if (s.queue >= 0) ++queues_[s.queue].preemptions;
+        give_back(e.wl, now);
+        const bool deactivate = pr_.backoff_limit_count && s.requeue_count + 1 > *pr_.backoff_limit_count;
+        // The Evicted condition's reason and message as Kueue sets them
+        // (workload_controller_eviction_test.go, "exceeded the maximum number
+        // of requeue retries"): DeactivatedDueToRequeuingLimitExceeded.
+        TimelineEvent ev = event(now, "Evicted", e.wl, deactivate ? "DeactivatedDueToRequeuingLimitExceeded" : "PodsReadyTimeout", "");
+        ev.cluster_queue = cq;
+        ev.requeue_count = s.requeue_count;
+        if (deactivate) {
+            // SetDeactivationTarget(RequeuingLimitExceeded), then spec.active=false.
+            ev.message = "The workload is deactivated due to exceeding the maximum number of re-queuing retries";
+            ++report_.deactivated;
+        } else {
+            ++s.requeue_count;
+            ++report_.pods_ready_timeouts;
+            std::int64_t wait = requeue_backoff_ms(pr_.backoff_base_seconds, pr_.backoff_max_seconds, s.requeue_count);
+            ev.requeue_at_ms = now + wait;
+            ev.requeue_count = s.requeue_count;
+            ev.message = "Exceeded the PodsReady timeout " + key(e.wl);
+            events_.push({ev.requeue_at_ms, kRequeue, e.wl, s.epoch});
+        }
+        engine_.evict_not_ready(e.wl, epoch_ns_ + now * kMsNs, deactivate);
+        if (keep()) log(std::move(ev));
+    }
+
+    void requeue(int wl, std::int64_t now) {
+        engine_.arrive(wl);
+        if (keep()) log(event(now, "Requeued", wl, "BackoffFinished", "The workload backoff was finished"));
+    }
+
+    void preempted(const scheduler::Preemption& p, std::int64_t now) {
+        if (!keep()) return;
+        TimelineEvent e = event(now, "Preempted", p.victim, p.reason, "");
+        e.preemptor = key(p.preemptor);
+        e.preemptor_path = p.preemptor_path;
+        e.victim_path = p.victim_path;
+        e.message = "Preempted to accommodate " + e.preemptor + " (" + p.reason + "); preemptor path: " + p.preemptor_path +
+                    "; preemptee path: " + p.victim_path;
+        log(std::move(e));
+    }
+
+    // The eviction completes before the next cycle, at the same instant,
+    // and the workload goes straight back to its queue.
+    // A preempted workload (or, with a reason, one evicted otherwise): it
+    // gives its quota back and is requeued at once.
+    void evicted(int wl, std::int64_t now, const std::string& reason = "Preempted", const std::string& message = "Preempted") {
+        WlState& s = wl_[wl];
+        const std::string cq = engine_.cluster_queue_of(wl);
+        const bool preempted = reason == "Preempted";
+        ++s.epoch;
+        ++s.evictions;
+        set_ready(s);
+        if (preempted) {
+            ++report_.preemptions;
+            if (s.queue >= 0) ++queues_[s.queue].preemptions;
+        }
         give_back(wl, now);
+        if (keep()) {
+            TimelineEvent e = event(now, "Evicted", wl, reason, message);
+            e.cluster_queue = cq;
+            e.requeue_at_ms = now;
+            log(std::move(e));
+        }
+        if (keep()) {
+            TimelineEvent r = event(now, "Requeued", wl, reason, "Requeued after " + std::string(preempted ? "preemption" : "eviction"));
+            r.cluster_queue = cq;
+            log(std::move(r));
+        }
     }
 
     void summarise();
@@ -232,7 +420,25 @@ private:
     std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
     Report report_;
     std::int64_t created_ = 0, reported_ = -1;
+    scheduler::PodsReadyConfig pr_;
+    bool block_ = false, stuck_ = false;
+    std::int64_t not_ready_ = 0;        // admitted workloads whose pods are not ready
+    std::int64_t blocked_since_ = -1;   // admission blocked from then (blockAdmission)
+    std::vector<std::string> names_;    // input workloads' keys (none: arrivals only)
 };
+
+// The pending workload's QuotaReserved=False reason and message as the
+// scheduler engine reports them (the same mapping as one-shot simulate).
+// A workload the scheduler never popped has none yet: Kueue's workload
+// controller says PendingEvaluation then (workload_controller.go,
+// "Workload is pending evaluation in the scheduling queue").
+std::string pending_reason(const scheduler::WorkloadOutcome& o) { return o.reason.empty() ? "PendingEvaluation" : o.reason; }
+std::string pending_message(const scheduler::WorkloadOutcome& o) {
+    if (!o.reason.empty() || !o.message.empty()) return o.message;
+    // Parked on arrival behind an equivalent workload that does not fit.
+    return "Workload is pending evaluation in the scheduling queue (not evaluated: a workload of the same shape ahead of "
+           "it could not be admitted)";
+}
 
 void Run::summarise() {
     const std::int64_t end = report_.makespan_ms;
@@ -355,22 +561,30 @@ void Run::summarise() {
             int example = -1;
         };
         std::map<std::string, ClassNever> per_class;
+        std::map<std::string, std::map<std::string, std::int64_t>> class_reasons, queue_reasons;
+        std::map<std::string, std::int64_t> all_reasons;
         for (int id : never) {
             const auto& o = r.workloads[id];
-            ClassNever& c = per_class[g_.arrivals[wl_[id].arrival].class_name];
+            const std::string& cls = g_.arrivals[wl_[id].arrival].class_name;
+            ClassNever& c = per_class[cls];
             if (c.count++ == 0) c.example = id;
-            if (report_.never_admitted.size() < kNeverAdmittedListed) {
-                // Parked on arrival behind an equivalent workload that does
-                // not fit: the scheduler never evaluated it.
-                std::string message = o.reason.empty() && o.message.empty()
-                                          ? "not evaluated: a workload of the same shape ahead of it could not be admitted"
-                                          : o.message;
-                report_.never_admitted.push_back({o.namespace_, o.name, o.cluster_queue, o.reason, message});
-            }
+            const std::string reason = pending_reason(o);
+            ++class_reasons[cls][reason];
+            ++queue_reasons[o.cluster_queue][reason];
+            ++all_reasons[reason];
+            if (report_.never_admitted.size() < kNeverAdmittedListed)
+                report_.never_admitted.push_back({o.namespace_, o.name, o.cluster_queue, reason, pending_message(o)});
         }
+        report_.pending_reasons.assign(all_reasons.begin(), all_reasons.end());
+        for (auto& c : report_.workload_classes)
+            if (auto it = class_reasons.find(c.name); it != class_reasons.end())
+                c.pending_reasons.assign(it->second.begin(), it->second.end());
+        for (auto& q : report_.queues)
+            if (auto it = queue_reasons.find(q.name); it != queue_reasons.end())
+                q.pending_reasons.assign(it->second.begin(), it->second.end());
         for (const auto& [cls, c] : per_class) {
             const auto& o = r.workloads[c.example];
-            std::string why = o.reason.empty() ? "" : ": " + o.reason + (o.message.empty() ? "" : ", " + o.message);
+            std::string why = ": " + pending_reason(o) + ", " + pending_message(o);
             Diagnostic d;
             d.severity = Severity::Error;
             d.file = scenario_file_;
@@ -385,6 +599,31 @@ void Run::summarise() {
 }
 
 }  // namespace
+
+std::int64_t requeue_backoff_ms(std::int64_t base_seconds, std::int64_t max_seconds, std::int64_t count) {
+    // pkg/util/wait/backoff.go WaitTime over apimachinery's wait.Backoff
+    // (Steps MaxInt, Factor 2, Cap = max or MaxInt64/2): each step returns
+    // the current duration and doubles it for the next, the doubled value
+    // capped; it stops early once a step returns the cap.
+    if (count <= 0) return 0;
+    const long double cap_ns = max_seconds > 0 ? static_cast<long double>(max_seconds) * 1e9L
+                                               : static_cast<long double>(INT64_MAX / 2);
+    long double d = static_cast<long double>(base_seconds) * 1e9L, out = 0;
+    bool capped = false;
+    for (std::int64_t i = 0; i < count; ++i) {
+        out = d;
+        if (!capped) {
+            long double next = d * 2;
+            if (next > cap_ns) {
+                next = cap_ns;
+                capped = true;
+            }
+            d = next;
+        }
+        if (out == cap_ns) break;
+    }
+    return static_cast<std::int64_t>(out / 1e6L);
+}
 
 bool Report::passed() const {
     if (!settled || !never_admitted.empty()) return false;

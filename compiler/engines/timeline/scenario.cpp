@@ -242,7 +242,7 @@ std::vector<WorkloadsSet> read_sets(const Reader& r, const Node* n, const std::s
                 const Node& tn = wn->items()[j];
                 std::string tw = sw + ".workloads[" + std::to_string(j) + "]";
                 if (!r.expect_map(tn, tw, {"className", "runtimeMs", "priority", "request", "podCount", "tolerations",
-                                           "nodeSelector", "tasConstraint", "tasLevel", "sliceSize", "devices"}))
+                                           "nodeSelector", "tasConstraint", "tasLevel", "sliceSize", "devices", "podsReadyMs"}))
                     continue;
                 refuse_unmodelled(r, tn, tw, {"devices"});
                 WorkloadTemplate t;
@@ -251,6 +251,12 @@ std::vector<WorkloadsSet> read_sets(const Reader& r, const Node* n, const std::s
                 t.class_name = read_class(r, tn, tw);
                 std::optional<site::Located<std::int64_t>> v;
                 if (r.read_int(tn.find("runtimeMs"), tw + ".runtimeMs", v, 0, kMaxRuntimeMs)) t.runtime_ms = v->value;
+                v.reset();
+                // queueforge: pods ready this long after admission, or never.
+                if (const Node* pr = tn.find("podsReadyMs"); pr && pr->is_scalar() && pr->text() == "never")
+                    t.never_ready = true;
+                else if (r.read_int(pr, tw + ".podsReadyMs", v, 0, kMaxRuntimeMs))
+                    t.pods_ready_ms = v->value;
                 v.reset();
                 if (r.read_int(tn.find("priority"), tw + ".priority", v, INT32_MIN, INT32_MAX))
                     t.priority = static_cast<std::int32_t>(v->value);

@@ -12,15 +12,55 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace queueforge::scheduler {
 
+// Who preempted whom this cycle and why: Kueue's Preempted condition reason
+// (InClusterQueue, InCohortReclamation, InCohortFairSharing,
+// InCohortReclaimWhileBorrowing; apis/kueue/v1beta2/workload_types.go) and
+// the "/cohort/.../cq" paths of both ClusterQueues that Kueue's preemption
+// message carries.
+struct Preemption {
+    int preemptor = -1, victim = -1;
+    std::string reason;
+    std::string preemptor_path, victim_path;
+};
+
 struct CycleEvents {
     std::vector<int> admitted;  // got quota this cycle (ids, ascending)
     std::vector<int> evicted;   // evicted by preemption this cycle (ids, ascending)
+    // Evicted by the second pass: no replacement for a failed node
+    // (EvictedDueToNodeFailures; ids, ascending).
+    std::vector<int> node_failure_evicted;
+    std::vector<Preemption> preemptions;  // one per victim newly evicted, in the order issued
+    // blockAdmission: the workload that would have been admitted next and
+    // waits with QuotaReserved=False WaitingForPodsReady (-1: none).
+    int waiting_for_pods_ready = -1;
     bool changed = false;       // admissions, evictions or any queue move
+};
+
+// Kueue's Configuration.waitForPodsReady as read from the inputs, defaults
+// applied (apis/config/v1beta{1,2}/defaults.go at Kueue ff69552e): v1beta1
+// needs `enable: true` (then blockAdmission defaults to true, timeout 5m);
+// v1beta2 defaults the struct whenever it is absent, so it is on unless the
+// DisableWaitForPodsReady gate is set (timeout 30m, blockAdmission false).
+// The Red Hat build's Kueue CR `spec.config.gangScheduling` is rendered to it
+// by the operator (openshift/kueue-operator pkg/configmap/configmap.go
+// buildWaitForPodsReady). The timeline applies it; one-shot simulate cannot
+// (pods have no readiness there).
+struct PodsReadyConfig {
+    bool enabled = true;
+    bool configured = false;       // the inputs say something (else Kueue's defaults)
+    std::int64_t timeout_ms = 30LL * 60 * 1000;
+    bool block_admission = false;
+    std::optional<std::int64_t> recovery_timeout_ms;
+    bool creation_timestamp = false;  // requeuingStrategy.timestamp: Creation (default Eviction)
+    std::optional<std::int32_t> backoff_limit_count;
+    std::int64_t backoff_base_seconds = 60, backoff_max_seconds = 3600;
+    std::string source = "Kueue defaults";  // "file:line" of the setting read
 };
 
 // Quota a workload holds: milli-CPU for cpu, units otherwise.
@@ -75,6 +115,26 @@ public:
     // the inadmissible workloads of its cohort tree are requeued. False when
     // it held no quota.
     bool finish(int wl);
+
+    // waitForPodsReady (the workload controller, reconcileNotReadyTimeout):
+    // the workload is evicted (Evicted reason PodsReadyTimeout) or, past the
+    // requeuing limit, deactivated. Its quota is released, it leaves the
+    // queues (held back until arrive() requeues it; never for a deactivated
+    // one) and the inadmissible workloads of its cohort tree are requeued.
+    // With requeuingStrategy.timestamp Eviction its queue order timestamp
+    // becomes `now_ns`. False when it held no quota.
+    bool evict_not_ready(int wl, std::int64_t now_ns, bool deactivate);
+    const PodsReadyConfig& pods_ready() const;
+    // blockAdmission: a cycle admits at most one workload (none when
+    // `pods_not_ready`: an admitted workload's pods are not ready yet); the
+    // next one that would be admitted gets QuotaReserved=False
+    // WaitingForPodsReady (CycleEvents::waiting_for_pods_ready) and the rest
+    // of the cycle is put off. The caller then runs no cycle until the pods
+    // are ready, as Kueue's scheduler waits inside its cycle.
+    void set_block_after_admission(bool on, bool pods_not_ready = false);
+    // The sim.not-simulated warning one-shot simulate() reports when the
+    // inputs enable waitForPodsReady.
+    const std::optional<Diagnostic>& pods_ready_note() const;
 
     bool holds_quota(int wl) const;
     std::string cluster_queue_of(int wl) const;  // admission CQ, else the LocalQueue's; "" when unknown

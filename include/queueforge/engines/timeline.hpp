@@ -46,6 +46,13 @@ struct WorkloadTemplate {
     std::string tas_constraint;  // "" | required | preferred | balanced
     std::string tas_level;       // a level's nodeLabel
     std::int32_t slice_size = 0;
+    // queueforge: how long the pods take to become ready after admission
+    // (podsReadyMs; default 0, ready at once; `never` for pods that never
+    // become ready). The job runs runtimeMs from then. Under Kueue's
+    // waitForPodsReady a workload not ready within the timeout is evicted
+    // (PodsReadyTimeout) and requeued after the backoff.
+    std::int64_t pods_ready_ms = 0;
+    bool never_ready = false;
     Mark tas_level_mark;
     Mark mark;
 };
@@ -131,6 +138,10 @@ struct Thresholds {
 };
 std::optional<Thresholds> parse_thresholds(const std::string& file, const std::string& text, Diagnostics& diags);
 
+// Counts of pending workloads at the end of the run by Kueue's
+// QuotaReserved=False reason.
+using ReasonCounts = std::vector<std::pair<std::string, std::int64_t>>;  // by reason
+
 struct Stats {
     std::int64_t count = 0;
     std::int64_t mean = 0;  // integer ms, floored (as Kueue's recorder)
@@ -158,6 +169,8 @@ struct ResourceUsage {
 struct WorkloadClassReport {
     std::string name;
     std::int64_t workloads = 0, admitted = 0, finished = 0, never_admitted = 0, evictions = 0;
+    std::int64_t pods_ready_timeouts = 0;  // evictions by PodsReadyTimeout (part of evictions)
+    ReasonCounts pending_reasons;          // the never-admitted by reason
     Stats time_to_admission;  // last admission - creation (Kueue's recorder)
     std::int64_t mean_time_to_finish = 0;
 };
@@ -166,6 +179,7 @@ struct QueueReport {
     std::string name, class_name, cohort;
     std::int64_t workloads = 0, admissions = 0, preemptions = 0, never_admitted = 0;
     std::int64_t last_event_ms = 0;
+    ReasonCounts pending_reasons;
     Stats time_to_admission;
     std::vector<ResourceUsage> usage;  // per resource, spec order
 };
@@ -192,6 +206,28 @@ struct NeverAdmitted {
     std::string namespace_, name, cluster_queue, reason, message;
 };
 
+// One entry of the event log (`--events`, `events` in -o json), in the
+// order it happened (virtual time, then the order within the instant).
+struct TimelineEvent {
+    std::int64_t at_ms = 0;
+    // Admitted, Preempted, Evicted, Requeued, PodsReady, Finished, Pending
+    // (blockAdmission holds the workload: WaitingForPodsReady)
+    std::string type;
+    std::string workload;       // namespace/name
+    std::string cluster_queue;
+    // Kueue's reason: Preempted: InClusterQueue | InCohortReclamation |
+    // InCohortFairSharing | InCohortReclaimWhileBorrowing; Evicted: Preempted |
+    // PodsReadyTimeout | DeactivatedDueToRequeuingLimitExceeded; Requeued: Preempted | BackoffFinished;
+    // Admitted: QuotaReserved; PodsReady: PodsReady; Finished: Succeeded.
+    std::string reason;
+    std::string message;
+    std::string preemptor;      // Preempted: the workload that preempted it
+    std::string preemptor_path, victim_path;  // Preempted: "/cohort/.../cq" of both
+    std::int64_t requeue_at_ms = -1;  // Evicted: when it goes back to its queue (-1: never)
+    std::int32_t requeue_count = 0;   // Evicted by PodsReadyTimeout: Kueue's requeueState.count
+};
+
+
 struct Report {
     std::string scenario;
     std::int64_t makespan_ms = 0;   // last event
@@ -201,12 +237,22 @@ struct Report {
     std::vector<QueueClassReport> queue_classes;        // by name
     std::vector<QueueReport> queues;                    // by name
     std::vector<NeverAdmitted> never_admitted;          // by namespace/name (first 100)
+    ReasonCounts pending_reasons;                       // all never-admitted by reason
+    std::vector<TimelineEvent> events;                  // the first Options::max_events
+    std::int64_t events_total = 0, events_dropped = 0;
+    // waitForPodsReady as applied: "" when off, else a one-line summary.
+    std::string pods_ready;
+    std::int64_t pods_ready_timeouts = 0, deactivated = 0;
+    std::int64_t admission_blocked_ms = 0;  // blockAdmission: virtual time with admission blocked
     std::vector<ThresholdCheck> checks;
     bool passed() const;
 };
 
 struct Options {
     int series_points = 50;
+    // The event log keeps the first max_events events; the rest are counted
+    // (events_dropped). 0 keeps none.
+    std::int64_t max_events = 10000;
     // Called now and then with the workloads created so far and the total
     // (the CLI shows it on a terminal); may be empty.
     std::function<void(std::int64_t created, std::int64_t total)> progress;
@@ -224,6 +270,15 @@ void check_thresholds(const Thresholds& t, Report& report, std::int64_t wall_ms,
 
 std::string render_json(const Report& r);
 std::string render_text(const Report& r);
+// The event log, one line per event (`simulate --scenario F --events`).
+std::string render_events(const Report& r);
+
+// Kueue's requeuing backoff after the n-th PodsReadyTimeout eviction
+// (pkg/workload UpdateRequeueState -> pkg/util/wait Backoff.WaitTime with
+// factor 2): base, 2 base, 4 base ... capped at max (max 0: no cap), in ms.
+// Kueue adds a jitter of at most 0.01 % (0.0001); it is left out, so the
+// timeline stays deterministic.
+std::int64_t requeue_backoff_ms(std::int64_t base_seconds, std::int64_t max_seconds, std::int64_t count);
 
 // ---- The timeline mode as the commands run it (session.cpp) ----
 
