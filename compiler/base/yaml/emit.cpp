@@ -220,6 +220,12 @@ bool yaml_needs_quotes(const std::string& s) {
     if (s.starts_with("...") || s.starts_with("---")) return true;
     if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos) return true;
     for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {  // ASCII, the common case: printable_raw without decoding
+            if (c < 0x20 || c == 0x7F) return true;
+            ++i;
+            continue;
+        }
         std::uint32_t cp = 0;
         const std::size_t len = utf8_at(s, i, cp);
         // Tabs and every line break must be escaped, which only double quotes can do.

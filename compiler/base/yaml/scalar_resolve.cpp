@@ -307,8 +307,11 @@ std::string float_key_spelling(std::string_view text) {
 
 bool may_resolve_to_non_string(std::string_view s) {
     if (s.empty()) return true;
-    for (auto w : {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"})
-        if (iequals(s, w)) return true;
+    // The words are at most 5 letters: longer scalars skip the list.
+    static constexpr std::string_view kWords[] = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"};
+    if (s.size() <= 5)
+        for (auto w : kWords)
+            if (iequals(s, w)) return true;
     // YAML 1.1 merge and value keys.
     if (s == "<<" || s == "=") return true;
     if (looks_numeric(s) || is_timestamp_like(s)) return true;
