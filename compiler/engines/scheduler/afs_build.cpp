@@ -80,10 +80,16 @@ void read_afs_config(const Reader& rd, const Node* afs, const Node* feature_gate
             out = *d;
         }  // usageSamplingInterval 0 is unset: Kueue defaults it to 5m
     };
-    if (!afs->find("usageHalfLifeTime"))
-        rd.warning(afs, "admissionFairSharing without usageHalfLifeTime: Kueue reads it as 0, so consumed usage is reset at every sample and only entry penalties (also 0) count",
-                   "sim.invalid");
     duration("usageHalfLifeTime", c.half_life_ns, true);
+    // calculateAlphaRate is 0 for a half-life of 0: the sampled usage keeps
+    // its old value (usually 0) and every entry penalty is 0, so the
+    // LocalQueues never differ by usage. Kueue accepts it; it is reported.
+    if (const Node* h = afs->find("usageHalfLifeTime"); !h || (ok && c.half_life_ns == 0))
+        rd.warning(h ? h : afs,
+                   std::string(h ? "admissionFairSharing.usageHalfLifeTime is 0" : "admissionFairSharing without usageHalfLifeTime (Kueue reads 0)") +
+                       ": Kueue's decay rate is then 0, so LocalQueue usage never grows past its initial value and entry "
+                       "penalties are 0: admission fair sharing orders nothing; give a positive half-life (e.g. 168h)",
+                   "sim.invalid");
     duration("usageSamplingInterval", c.sampling_ns, false);
     if (const Node* w = rd.map_at(afs, "resourceWeights")) {
         for (const auto& e : w->entries()) {

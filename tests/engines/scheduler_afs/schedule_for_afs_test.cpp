@@ -312,6 +312,18 @@ TEST_CASE("afs: bad admissionFairSharing settings and LocalQueue weights are pos
     r = qf_test::run_cli("simulate " + qf_test::shell_quote((tmp.path / "c.yaml").string()));
     CHECK(r.exit == 1);
     CHECK(r.err.find("fairSharing.weight") != std::string::npos);
+    // A half-life of 0 is Kueue's to accept (only negative is invalid), but
+    // it makes the decay rate 0: reported where it is written, and where it
+    // is missing.
+    qf_test::write_text(tmp.path / "c.yaml", afs_cluster("{usageHalfLifeTime: 0s}", ""));
+    r = qf_test::run_cli("simulate " + qf_test::shell_quote((tmp.path / "c.yaml").string()));
+    CHECK(r.exit == 0);
+    CHECK(r.err.find("c.yaml:3:43: warning: Configuration: admissionFairSharing.usageHalfLifeTime is 0: Kueue's decay rate is then 0") !=
+          std::string::npos);
+    qf_test::write_text(tmp.path / "c.yaml", afs_cluster("{usageSamplingInterval: 1m}", ""));
+    r = qf_test::run_cli("simulate " + qf_test::shell_quote((tmp.path / "c.yaml").string()));
+    CHECK(r.exit == 0);
+    CHECK(r.err.find("warning: Configuration: admissionFairSharing without usageHalfLifeTime (Kueue reads 0)") != std::string::npos);
 }
 
 // pkg/cache/queue/afs/entry_penalties_test.go TestPenaltyBookkeepingIsIdempotentAndExact:
