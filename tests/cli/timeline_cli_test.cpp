@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "test_util.hpp"
+#include "timeline_util.hpp"
 
 using qf_test::run_cli;
 using qf_test::shell_quote;
@@ -71,24 +72,7 @@ TEST_CASE("timeline cli: usage errors and unreadable scenarios", "[timeline][cli
 
 TEST_CASE("timeline cli: --events lists the event log, --max-events bounds it, usage errors exit 2", "[timeline][cli][events]") {
     qf_test::TempDir tmp;
-    qf_test::write_text(tmp.path / "s.yaml", R"(cohorts:
-- className: c
-  count: 1
-  queuesSets:
-  - className: cq
-    count: 1
-    nominalQuota: 2
-    withinClusterQueue: LowerPriority
-    workloadsSets:
-    - count: 1
-      creationIntervalMs: 100
-      workloads:
-      - {className: low, runtimeMs: 1000, priority: 10, request: 2}
-    - count: 1
-      creationIntervalMs: 300
-      workloads:
-      - {className: high, runtimeMs: 200, priority: 100, request: 2}
-)");
+    qf_test::write_text(tmp.path / "s.yaml", qf_timeline::kPreemptWithinQueue);
     const std::string s = shell_quote((tmp.path / "s.yaml").string());
     auto r = run_cli("simulate --scenario " + s + " --events");
     INFO(r.err);

@@ -580,6 +580,17 @@ spec: {controllerName: kueue.x-k8s.io/provisioning-request}
 )" + queue("{name: tas, resources: [{name: cpu, nominalQuota: '10'}]}",
            "admissionChecksStrategy: {admissionChecks: [{name: prov, onFlavors: [tas]}]}, ");
 
+// Workload p (2 pods, rack-required) held by the first pass on kProvReq's
+// queue: quota reserved on tas, delayedTopologyRequest Pending, not placed.
+std::string delayed_p() {
+    return "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: p, namespace: ns, creationTimestamp: "
+           "'2025-06-01T10:00:00Z'}\nspec: {queueName: lq, podSets: [{name: main, count: 2, topologyRequest: {required: "
+           "cloud.com/rack}, template: {spec: {containers: [{name: c, resources: {requests: {cpu: '1'}}}]}}}]}\nstatus:\n"
+           "  conditions: [{type: QuotaReserved, status: 'True', reason: QuotaReserved, message: x, lastTransitionTime: "
+           "'2025-06-01T10:00:00Z'}]\n  admission: {clusterQueue: cq, podSetAssignments: [{name: main, count: 2, flavors: "
+           "{cpu: tas}, resourceUsage: {cpu: '2'}, delayedTopologyRequest: Pending}]}\n";
+}
+
 }  // namespace
 
 TEST_CASE("TAS second pass: the pods of a failed node move to a healthy one", "[sim][tas][second-pass]") {
@@ -675,15 +686,9 @@ TEST_CASE("TAS second pass: a ProvisioningRequest check delays the topology unti
     CHECK(r.result.topologies.size() == 1);
     for (const auto& leaf : r.result.topologies[0].leaves) CHECK(leaf.pods.empty());
 
-    // The same workload as Kueue leaves it, now with its check Ready: the
-    // second pass places it and marks the request Ready.
-    const std::string held =
-        "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: p, namespace: ns, creationTimestamp: "
-        "'2025-06-01T10:00:00Z'}\nspec: {queueName: lq, podSets: [{name: main, count: 2, topologyRequest: {required: "
-        "cloud.com/rack}, template: {spec: {containers: [{name: c, resources: {requests: {cpu: '1'}}}]}}}]}\nstatus:\n"
-        "  conditions: [{type: QuotaReserved, status: 'True', reason: QuotaReserved, message: x, lastTransitionTime: "
-        "'2025-06-01T10:00:00Z'}]\n  admission: {clusterQueue: cq, podSetAssignments: [{name: main, count: 2, flavors: "
-        "{cpu: tas}, resourceUsage: {cpu: '2'}, delayedTopologyRequest: Pending}]}\n";
+    // The same workload as Kueue leaves it, with its check Pending, then
+    // Ready: the second pass places it and marks the request Ready.
+    const std::string held = delayed_p();
     Run pending = qf_sim::one_cycle(kTopology + nodes() + kProvReq + held +
                                     "  admissionChecks: [{name: prov, state: Pending, lastTransitionTime: "
                                     "'2025-06-01T10:00:00Z', message: ''}]\n");
@@ -706,13 +711,7 @@ TEST_CASE("TAS second pass: blockAdmission does not hold a second pass", "[sim][
     // admission (scheduler.go waitForPodsReadyIfNeeded), but a workload in
     // its second pass returns before the wait (NeedsSecondPass): the held
     // workload p is placed, the new one q waits.
-    const std::string held =
-        "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: p, namespace: ns, creationTimestamp: "
-        "'2025-06-01T10:00:00Z'}\nspec: {queueName: lq, podSets: [{name: main, count: 2, topologyRequest: {required: "
-        "cloud.com/rack}, template: {spec: {containers: [{name: c, resources: {requests: {cpu: '1'}}}]}}}]}\nstatus:\n"
-        "  conditions: [{type: QuotaReserved, status: 'True', reason: QuotaReserved, message: x, lastTransitionTime: "
-        "'2025-06-01T10:00:00Z'}]\n  admission: {clusterQueue: cq, podSetAssignments: [{name: main, count: 2, flavors: "
-        "{cpu: tas}, resourceUsage: {cpu: '2'}, delayedTopologyRequest: Pending}]}\n"
+    const std::string held = delayed_p() +
         "  admissionChecks: [{name: prov, state: Ready, lastTransitionTime: '2025-06-01T10:00:00Z', message: ''}]\n";
     LoadedResources lr;
     Diagnostics d;

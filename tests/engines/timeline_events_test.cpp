@@ -46,25 +46,7 @@ std::vector<const timeline::TimelineEvent*> of_type(const timeline::Report& r, c
     return out;
 }
 
-// low (2 cpu) runs from 100; high arrives at 300 and preempts it.
-const char* kPreempt = R"(cohorts:
-- className: c
-  count: 1
-  queuesSets:
-  - className: cq
-    count: 1
-    nominalQuota: 2
-    withinClusterQueue: LowerPriority
-    workloadsSets:
-    - count: 1
-      creationIntervalMs: 100
-      workloads:
-      - {className: low, runtimeMs: 1000, priority: 10, request: 2}
-    - count: 1
-      creationIntervalMs: 300
-      workloads:
-      - {className: high, runtimeMs: 200, priority: 100, request: 2}
-)";
+const char* kPreempt = qf_timeline::kPreemptWithinQueue;
 
 // One workload whose pods take `ready` ms, on a queue of 1 cpu.
 std::string slow_pods(const std::string& ready, int count = 1, int interval = 100) {

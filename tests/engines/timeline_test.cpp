@@ -81,25 +81,7 @@ TEST_CASE("timeline: a queue of 2 cpu serves four 1-cpu workloads as worked out 
 
 TEST_CASE("timeline: a higher priority arrival preempts within its queue and the victim starts over", "[timeline]") {
     Diagnostics d;
-    auto r = run(R"(cohorts:
-- className: c
-  count: 1
-  queuesSets:
-  - className: cq
-    count: 1
-    nominalQuota: 2
-    withinClusterQueue: LowerPriority
-    workloadsSets:
-    - count: 1
-      creationIntervalMs: 100
-      workloads:
-      - {className: low, runtimeMs: 1000, priority: 10, request: 2}
-    - count: 1
-      creationIntervalMs: 300
-      workloads:
-      - {className: high, runtimeMs: 200, priority: 100, request: 2}
-)",
-                 d);
+    auto r = run(qf_timeline::kPreemptWithinQueue, d);
     INFO(render_text(d, {}));
     // low runs from 100; high arrives at 300, evicts it and runs to 500;
     // low is admitted again at 500 and runs its full 1000 ms.

@@ -10,6 +10,27 @@
 
 namespace qf_timeline {
 
+// One queue of 2 cpu: `low` (2 cpu, priority 10) runs from 100 ms; `high`
+// (2 cpu, priority 100) arrives at 300 ms and preempts it.
+inline constexpr const char* kPreemptWithinQueue = R"(cohorts:
+- className: c
+  count: 1
+  queuesSets:
+  - className: cq
+    count: 1
+    nominalQuota: 2
+    withinClusterQueue: LowerPriority
+    workloadsSets:
+    - count: 1
+      creationIntervalMs: 100
+      workloads:
+      - {className: low, runtimeMs: 1000, priority: 10, request: 2}
+    - count: 1
+      creationIntervalMs: 300
+      workloads:
+      - {className: high, runtimeMs: 200, priority: 100, request: 2}
+)";
+
 // A scenario that must parse without errors.
 inline queueforge::timeline::Scenario parse_ok(const std::string& text) {
     queueforge::Diagnostics d;
