@@ -94,19 +94,11 @@ TEST_CASE("timeline cli: --events lists the event log, --max-events bounds it, u
 
 TEST_CASE("timeline cli: a negative or unparsable podsReadyMs is a positioned error, exit 1", "[timeline][cli][podsready]") {
     qf_test::TempDir tmp;
-    qf_test::write_text(tmp.path / "s.yaml", R"(cohorts:
-- className: c
-  count: 1
-  queuesSets:
-  - className: cq
-    count: 1
-    nominalQuota: 2
-    workloadsSets:
-    - count: 1
+    qf_test::write_text(tmp.path / "s.yaml", qf_timeline::one_queue(2, R"(    - count: 1
       creationIntervalMs: 100
       workloads:
       - {className: low, runtimeMs: 1000, request: 2, podsReadyMs: -1}
-)");
+)"));
     auto r = run_cli("simulate --scenario " + shell_quote((tmp.path / "s.yaml").string()));
     CHECK(r.exit == 1);
     CHECK(r.err.find("s.yaml:12:") != std::string::npos);

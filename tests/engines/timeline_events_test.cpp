@@ -50,15 +50,7 @@ const char* kPreempt = qf_timeline::kPreemptWithinQueue;
 
 // One workload whose pods take `ready` ms, on a queue of 1 cpu.
 std::string slow_pods(const std::string& ready, int count = 1, int interval = 100) {
-    return R"(cohorts:
-- className: c
-  count: 1
-  queuesSets:
-  - className: cq
-    count: 1
-    nominalQuota: 1
-    workloadsSets:
-    - count: )" + std::to_string(count) + R"(
+    return qf_timeline::one_queue(1, R"(    - count: )") + std::to_string(count) + R"(
       creationIntervalMs: )" + std::to_string(interval) + R"(
       workloads:
       - {className: gang, runtimeMs: 1000, request: 1, podsReadyMs: )" + ready + R"(}
@@ -157,19 +149,11 @@ TEST_CASE("timeline pending: never-admitted workloads carry Kueue's QuotaReserve
           "[timeline][events]") {
     Diagnostics d;
     // 3 cpu never fits a queue of 2 (no cohort to borrow from).
-    auto r = run(R"(cohorts:
-- className: c
-  count: 1
-  queuesSets:
-  - className: cq
-    count: 1
-    nominalQuota: 2
-    workloadsSets:
-    - count: 2
+    auto r = run(qf_timeline::one_queue(2, R"(    - count: 2
       creationIntervalMs: 100
       workloads:
       - {className: huge, runtimeMs: 100, request: 3}
-)",
+)"),
                  d);
     REQUIRE(!r.never_admitted.empty());
     CHECK(r.never_admitted[0].reason == "ExceedsMaxQuota");
@@ -288,19 +272,11 @@ TEST_CASE("timeline podsReady: blockAdmission holds admissions until the admitte
     // Two 1-cpu workloads on a queue of 4 cpu (quota for both) whose pods take
     // 3000 ms. Without blockAdmission both are admitted at once; with it the
     // second waits for the first's pods (3000 ms after its admission at 100).
-    auto scenario = R"(cohorts:
-- className: c
-  count: 1
-  queuesSets:
-  - className: cq
-    count: 1
-    nominalQuota: 4
-    workloadsSets:
-    - count: 2
+    auto scenario = qf_timeline::one_queue(4, R"(    - count: 2
       creationIntervalMs: 0
       workloads:
       - {className: gang, runtimeMs: 1000, request: 1, podsReadyMs: 3000}
-)";
+)");
     Diagnostics d;
     auto open = run(scenario, d);
     auto adm = of_type(open, "Admitted");

@@ -96,15 +96,7 @@ TEST_CASE("timeline: a higher priority arrival preempts within its queue and the
 
 TEST_CASE("timeline: without preemption the late high-priority workload waits", "[timeline]") {
     Diagnostics d;
-    auto r = run(R"(cohorts:
-- className: c
-  count: 1
-  queuesSets:
-  - className: cq
-    count: 1
-    nominalQuota: 2
-    workloadsSets:
-    - count: 1
+    auto r = run(qf_timeline::one_queue(2, R"(    - count: 1
       creationIntervalMs: 100
       workloads:
       - {className: low, runtimeMs: 1000, priority: 10, request: 2}
@@ -112,7 +104,7 @@ TEST_CASE("timeline: without preemption the late high-priority workload waits", 
       creationIntervalMs: 300
       workloads:
       - {className: high, runtimeMs: 200, priority: 100, request: 2}
-)",
+)"),
                  d);
     CHECK(r.preemptions == 0);
     CHECK(wl_class(r, "high").time_to_admission.max == 800);
@@ -155,19 +147,11 @@ TEST_CASE("timeline: queues borrow idle quota of their cohort within borrowingLi
 
 TEST_CASE("timeline: a workload larger than any quota is never admitted and fails the run", "[timeline]") {
     Diagnostics d;
-    auto r = run(R"(cohorts:
-- className: c
-  count: 1
-  queuesSets:
-  - className: cq
-    count: 1
-    nominalQuota: 2
-    workloadsSets:
-    - count: 2
+    auto r = run(qf_timeline::one_queue(2, R"(    - count: 2
       creationIntervalMs: 10
       workloads:
       - {className: huge, runtimeMs: 100, request: 3}
-)",
+)"),
                  d);
     CHECK(!r.passed());
     REQUIRE(r.never_admitted.size() == 2);

@@ -31,6 +31,13 @@ inline constexpr const char* kPreemptWithinQueue = R"(cohorts:
       - {className: high, runtimeMs: 200, priority: 100, request: 2}
 )";
 
+// A scenario of one ClusterQueue `cq` (cohort class `c`) of `nominal` cpu
+// whose workloadsSets are `sets` (YAML list items indented by 4 spaces).
+inline std::string one_queue(int nominal, const std::string& sets) {
+    return "cohorts:\n- className: c\n  count: 1\n  queuesSets:\n  - className: cq\n    count: 1\n    nominalQuota: " +
+           std::to_string(nominal) + "\n    workloadsSets:\n" + sets;
+}
+
 // A scenario that must parse without errors.
 inline queueforge::timeline::Scenario parse_ok(const std::string& text) {
     queueforge::Diagnostics d;
