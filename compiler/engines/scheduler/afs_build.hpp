@@ -11,8 +11,6 @@
 
 namespace queueforge::scheduler::detail {
 
-// Go's time.ParseDuration -> ns; nullopt when Go would refuse it.
-std::optional<std::int64_t> parse_go_duration(const std::string& text);
 void read_afs_config(const Reader& rd, const Node* afs, const Node* feature_gates, Config& cfg);
 void read_cq_afs(const Reader& rd, const Node* spec, ClusterQueue& cq);
 void read_lq_afs(const Reader& rd, const Node* doc, LocalQueue& lq);

@@ -6,7 +6,6 @@
 
 #include <queueforge/base/yaml_load.hpp>
 
-#include <cctype>
 #include <climits>
 #include <string>
 
@@ -14,42 +13,11 @@ namespace queueforge::scheduler::detail {
 
 namespace {
 
-// A Go time.Duration string ("300s", "1h30m", "1.5m", "500ms"); nullopt when
-// malformed or negative. Milliseconds (sub-ms parts are truncated).
+// A non-negative Go duration in milliseconds (sub-ms parts are truncated).
 std::optional<std::int64_t> go_duration_ms(const std::string& text) {
-    if (text.empty()) return std::nullopt;
-    if (text == "0") return 0;
-    std::size_t i = 0;
-    if (text[0] == '+') ++i;
-    if (i < text.size() && text[i] == '-') return std::nullopt;
-    long double total_ns = 0;
-    bool any = false;
-    while (i < text.size()) {
-        std::size_t start = i;
-        while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-        if (i == start) return std::nullopt;
-        long double v = 0;
-        try {
-            v = std::stold(text.substr(start, i - start));
-        } catch (...) {
-            return std::nullopt;
-        }
-        std::size_t u = i;
-        while (i < text.size() && !std::isdigit(static_cast<unsigned char>(text[i])) && text[i] != '.') ++i;
-        std::string unit = text.substr(u, i - u);
-        long double scale = 0;
-        if (unit == "ns") scale = 1;
-        else if (unit == "us" || unit == "\u00b5s" || unit == "\u03bcs") scale = 1e3L;
-        else if (unit == "ms") scale = 1e6L;
-        else if (unit == "s") scale = 1e9L;
-        else if (unit == "m") scale = 60e9L;
-        else if (unit == "h") scale = 3600e9L;
-        else return std::nullopt;
-        total_ns += v * scale;
-        any = true;
-    }
-    if (!any || total_ns > 9.2e18L) return std::nullopt;
-    return static_cast<std::int64_t>(total_ns / 1e6L);
+    const auto ns = parse_go_duration(text);
+    if (!ns || *ns < 0) return std::nullopt;
+    return *ns / 1000000;
 }
 
 std::optional<std::int64_t> duration_at(const Reader& rd, const Node* parent, const char* key, const std::string& what) {

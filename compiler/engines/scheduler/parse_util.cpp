@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <limits>
 
 namespace queueforge::scheduler::detail {
@@ -247,6 +248,46 @@ std::vector<std::string> local_queue_names(const Model& m, const std::string& ns
     for (const auto& lq : m.lqs)
         if (lq.ns == ns) out.push_back(lq.name);
     return out;
+}
+
+std::optional<std::int64_t> parse_go_duration(const std::string& text) {
+    std::string_view s = text;
+    bool neg = false;
+    if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+        neg = s[0] == '-';
+        s.remove_prefix(1);
+    }
+    if (s == "0") return 0;
+    if (s.empty()) return std::nullopt;
+    long double total = 0;
+    while (!s.empty()) {
+        std::size_t i = 0;
+        long double v = 0;
+        bool digits = false;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') v = v * 10 + (s[i++] - '0'), digits = true;
+        if (i < s.size() && s[i] == '.') {
+            ++i;
+            long double scale = 0.1L;
+            while (i < s.size() && s[i] >= '0' && s[i] <= '9') v += (s[i++] - '0') * scale, scale /= 10, digits = true;
+        }
+        if (!digits) return std::nullopt;
+        std::size_t u = i;
+        while (u < s.size() && !(s[u] >= '0' && s[u] <= '9') && s[u] != '.') ++u;
+        const std::string_view unit = s.substr(i, u - i);
+        long double mult;
+        if (unit == "ns") mult = 1;
+        else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs") mult = 1e3L;
+        else if (unit == "ms") mult = 1e6L;
+        else if (unit == "s") mult = 1e9L;
+        else if (unit == "m") mult = 60e9L;
+        else if (unit == "h") mult = 3600e9L;
+        else return std::nullopt;
+        total += v * mult;
+        s.remove_prefix(u);
+    }
+    if (total > 9.2e18L) return std::nullopt;  // Go: invalid duration (overflow)
+    const auto ns = static_cast<std::int64_t>(std::llroundl(total));
+    return neg ? -ns : ns;
 }
 
 }  // namespace queueforge::scheduler::detail

@@ -53,4 +53,8 @@ std::string suggestion(const std::string& name, std::vector<std::string> candida
 std::vector<std::string> cluster_queue_names(const Model& m);
 std::vector<std::string> local_queue_names(const Model& m, const std::string& ns);  // LocalQueues of one namespace
 
+// Go's time.ParseDuration -> ns (negative allowed); nullopt when Go would
+// refuse it. The one duration reader of the Configuration's fields.
+std::optional<std::int64_t> parse_go_duration(const std::string& text);
+
 }  // namespace queueforge::scheduler::detail
