@@ -86,6 +86,33 @@ bool suspended_by_other_parent(const Reporter& rep, const Node* tmpl, std::strin
     return true;
 }
 
+std::optional<ReplicatedPods> read_replicated_pods(const Reporter& rep, std::string_view kind, std::string_view framework) {
+    const Node* spec = present(&rep.doc(), "spec");
+    if (!spec || !spec->is_map()) {
+        rep.invalid(spec ? spec : &rep.doc(), "spec",
+                    "Required value: a " + std::string(kind) + " needs a spec with a pod template");
+        return std::nullopt;
+    }
+    const Node* tmpl = read_template(rep, spec, "spec");
+    auto replicas = read_int(rep, spec, "replicas", "spec.replicas", 1);  // the API server defaults it to 1
+    if (!tmpl || !replicas) return std::nullopt;
+    // Another framework's (an LWS's, an AppWrapper's component): its Workloads are that object's.
+    if (suspended_by_other_parent(rep, tmpl, framework, kind)) return std::nullopt;
+    return ReplicatedPods{spec, tmpl, *replicas};
+}
+
+void add_template_pod_set(Built& out, const Node* tmpl, std::int64_t count, std::string_view pod_index_label) {
+    Node pod_template = Node::mapping(tmpl->mark());
+    if (const Node* pod_spec = present(tmpl, "spec")) pod_template.set("spec", *pod_spec);
+    PodSet ps{.name = "main", .count = count, .tmpl = std::move(pod_template), .mark = tmpl->mark()};
+    ps.name_at = tmpl;
+    ps.tas.meta = present(tmpl, "metadata");
+    ps.tas.path = "spec.template.metadata";
+    ps.tas.pod_index_label = std::string(pod_index_label);
+    out.tas.slice_bound = false;
+    out.pod_sets.push_back(std::move(ps));
+}
+
 const Node* read_template(const Reporter& rep, const Node* parent, const std::string& path, std::string_view key) {
     const Node* t = present(parent, key);
     const std::string at = path + "." + std::string(key);

@@ -43,41 +43,24 @@ constexpr std::int64_t kMaxReplicas = 10000;
 }  // namespace
 
 bool build_deployment(const Reporter& rep, Built& out) {
-    const Node* spec = present(&rep.doc(), "spec");
-    if (!spec || !spec->is_map()) {
-        rep.invalid(spec ? spec : &rep.doc(), "spec", "Required value: a Deployment needs a spec with a pod template");
-        return false;
-    }
-    const Node* tmpl = read_template(rep, spec, "spec");
-    auto replicas = read_int(rep, spec, "replicas", "spec.replicas", 1);  // the API server defaults it to 1
-    if (!tmpl || !replicas) return false;
-    // Another framework's (an LWS's, an AppWrapper's component): its Workloads are that object's.
-    if (suspended_by_other_parent(rep, tmpl, "deployment", "Deployment")) return false;
-    if (*replicas > kMaxReplicas) {
-        rep.report(Severity::Warning, "jobs.unsupported", present(spec, "replicas"), "spec.replicas",
-                   std::to_string(*replicas) + " replicas are not converted: the simulator takes at most " +
+    auto r = read_replicated_pods(rep, "Deployment", "deployment");
+    if (!r) return false;
+    const Node* tmpl = r->tmpl;
+    if (r->replicas > kMaxReplicas) {
+        rep.report(Severity::Warning, "jobs.unsupported", present(r->spec, "replicas"), "spec.replicas",
+                   std::to_string(r->replicas) + " replicas are not converted: the simulator takes at most " +
                        std::to_string(kMaxReplicas) + " replicas (one Workload each) per Deployment");
         return false;
     }
-
-    Node pod_template = Node::mapping(tmpl->mark());
-    if (const Node* pod_spec = present(tmpl, "spec")) pod_template.set("spec", *pod_spec);
-    PodSet ps{.name = "main", .count = 1, .tmpl = std::move(pod_template), .mark = tmpl->mark()};
-    ps.name_at = tmpl;
-    // Each Pod's topology request (constructPodSet) from the annotations the
-    // template gives it, checked by the Pods' webhook (no slice-size bound).
-    ps.tas.meta = present(tmpl, "metadata");
-    ps.tas.path = "spec.template.metadata";
-    ps.tas.pod_index_label = std::string(kPodGroupPodIndexLabel);
-    out.tas.slice_bound = false;
-    out.pod_sets.push_back(std::move(ps));
+    // Each Pod's own single-pod podSet and topology request.
+    add_template_pod_set(out, tmpl, 1, kPodGroupPodIndexLabel);
     // The webhook overwrites the template's priority-class label only when
     // the Deployment has one (or gets `default`); otherwise the pods keep
     // theirs. A queue-name label on the template alone does not make the
     // Deployment Kueue's: its pods have no suspended-by-parent annotation and
     // are skipped while the pod integration is only implicitly enabled.
     out.pod_priority_label = present(present(present(tmpl, "metadata"), "labels"), kPriorityLabel);
-    out.components = *replicas;
+    out.components = r->replicas;
     out.component_kind = "Pod";
     return check_pod_sets(rep, out, tmpl, "spec.template");
 }

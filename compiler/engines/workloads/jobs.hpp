@@ -220,6 +220,21 @@ const Node* read_template(const Reporter& rep, const Node* parent, const std::st
 // so `kind` (the Deployment, the StatefulSet) has none; reported as
 // jobs.not-managed.
 bool suspended_by_other_parent(const Reporter& rep, const Node* tmpl, std::string_view framework, std::string_view kind);
+// The spec, pod template and replicas (the API server's default 1) of a
+// workload API object whose pods Kueue admits one by one (a Deployment, a
+// StatefulSet: `kind`, framework `framework`); nullopt after an error or when
+// its template belongs to another framework's parent.
+struct ReplicatedPods {
+    const Node* spec = nullptr;
+    const Node* tmpl = nullptr;
+    std::int64_t replicas = 1;
+};
+std::optional<ReplicatedPods> read_replicated_pods(const Reporter& rep, std::string_view kind, std::string_view framework);
+// podSet `main` of `count` pods whose template is `tmpl`'s pod spec alone
+// (constructPodSet), with its topology request read from the template's
+// metadata at spec.template.metadata and `pod_index_label`; the Pods'
+// webhook checks it, so the slice size is not bounded.
+void add_template_pod_set(Built& out, const Node* tmpl, std::int64_t count, std::string_view pod_index_label);
 // A podSet name: lowercased (kueue.NewPodSetReference) and checked as a DNS
 // label, as the Workload API requires; "" after an error.
 std::string pod_set_name(const Reporter& rep, std::string_view raw, const Node* at, const std::string& path);

@@ -57,6 +57,16 @@ Ann get(const Node* anns, std::string_view key) {
     return {n, n->is_scalar() && !n->is_null() ? n->text() : std::string()};
 }
 
+// The topology annotations of a pod template (or a LeaderWorkerSet's).
+struct TopologyAnns {
+    Ann required, preferred, unconstrained, slice_required, slice_size, constraints, group;
+};
+
+TopologyAnns get_all(const Node* anns) {
+    return {get(anns, kRequired),      get(anns, kPreferred),        get(anns, kUnconstrained), get(anns, kSliceRequired),
+            get(anns, kSliceSize),     get(anns, kSliceConstraints), get(anns, kGroupName)};
+}
+
 // strconv.ParseBool.
 std::optional<bool> parse_bool(const std::string& s) {
     for (const char* t : {"1", "t", "T", "TRUE", "true", "True"})
@@ -173,13 +183,7 @@ void label_name(std::vector<TasError>& errs, const Ann& a, const std::string& pa
 }  // namespace
 
 TasBuild build_topology_request(const Node* annotations, const TasSource& src, Mark mark) {
-    const Ann required = get(annotations, kRequired);
-    const Ann preferred = get(annotations, kPreferred);
-    const Ann unconstrained = get(annotations, kUnconstrained);
-    const Ann slice_required = get(annotations, kSliceRequired);
-    const Ann slice_size = get(annotations, kSliceSize);
-    const Ann constraints = get(annotations, kSliceConstraints);
-    const Ann group = get(annotations, kGroupName);
+    const auto [required, preferred, unconstrained, slice_required, slice_size, constraints, group] = get_all(annotations);
 
     TasBuild out;
     Node req = Node::mapping(mark);
@@ -246,13 +250,7 @@ TasBuild build_topology_request(const Node* annotations, const TasSource& src, M
 
 std::vector<TasError> validate_topology_annotations(const Node* annotations, const std::string& meta_path) {
     std::vector<TasError> errs;
-    const Ann required = get(annotations, kRequired);
-    const Ann preferred = get(annotations, kPreferred);
-    const Ann unconstrained = get(annotations, kUnconstrained);
-    const Ann slice_required = get(annotations, kSliceRequired);
-    const Ann slice_size = get(annotations, kSliceSize);
-    const Ann group = get(annotations, kGroupName);
-    const Ann constraints = get(annotations, kSliceConstraints);
+    const auto [required, preferred, unconstrained, slice_required, slice_size, constraints, group] = get_all(annotations);
 
     if (int(bool(required)) + int(bool(preferred)) + int(bool(unconstrained)) > 1)
         errs.push_back({annotations, annotation_path(meta_path),
