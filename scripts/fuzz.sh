@@ -12,7 +12,9 @@
 # it is slow when run alone as well). The exit status is 1
 # when any target found something, with the inputs listed; each such input
 # belongs in a Catch2 regression test. Environment: FUZZ_JOBS (parallel
-# processes per target, default 1), FUZZ_BUILD_DIR (default build-fuzz).
+# processes per target, default 1), FUZZ_BUILD_DIR (default build-fuzz),
+# FUZZ_RUNS (stop a target after this many executions, if that comes before
+# SECONDS: a long run by executions, e.g. FUZZ_RUNS=10000000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$(pwd)"
@@ -20,6 +22,8 @@ target="${1:-all}"
 seconds="${2:-60}"
 build="${FUZZ_BUILD_DIR:-build-fuzz}"
 jobs="${FUZZ_JOBS:-1}"
+runs_limit=()
+[ -n "${FUZZ_RUNS:-}" ] && runs_limit=(-runs="$FUZZ_RUNS")
 
 if ! command -v clang++ >/dev/null; then
   echo "fuzz.sh: clang++ not found (scripts/setup.sh installs it)" >&2
@@ -67,11 +71,11 @@ for t in "${targets[@]}"; do
   echo "== fuzz_$t: ${seconds}s x ${jobs} job(s)" >&2
   set +e
   if [ "$jobs" -gt 1 ]; then
-    "$build/fuzz/fuzz_$t" "$corpus" "$seeds/$t" "${dict[@]}" -max_total_time="$seconds" -timeout=10 \
+    "$build/fuzz/fuzz_$t" "$corpus" "$seeds/$t" "${dict[@]}" -max_total_time="$seconds" "${runs_limit[@]}" -timeout=10 \
       -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$findings/" -print_final_stats=1 \
       -jobs="$jobs" -workers="$jobs" >"$log" 2>&1
   else
-    "$build/fuzz/fuzz_$t" "$corpus" "$seeds/$t" "${dict[@]}" -max_total_time="$seconds" -timeout=10 \
+    "$build/fuzz/fuzz_$t" "$corpus" "$seeds/$t" "${dict[@]}" -max_total_time="$seconds" "${runs_limit[@]}" -timeout=10 \
       -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$findings/" -print_final_stats=1 >"$log" 2>&1
   fi
   rc=$?
