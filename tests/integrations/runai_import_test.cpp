@@ -675,3 +675,42 @@ TEST_CASE("runai import: bad placement input names the node pool or topology and
         CHECK_THAT(e, Catch::Contains("runai.duplicate 3:5 network topology \"fabric\" is defined twice (first at export.yaml:2:5)"));
     }
 }
+
+TEST_CASE("runai import: the placement items are in every report format", "[runai]") {
+    const Organization org = topology_example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    const std::string text = render_report_text(*m, {});
+    const std::string json = render_report_json(*m, {}).dump();
+    const std::string md = render_report_markdown(*m, {});
+    const std::string html = render_report_html(*m, {});
+    for (const std::string* out : {&text, &json, &md, &html}) {
+        CHECK_THAT(*out, Catch::Contains("network topology"));
+        CHECK_THAT(*out, Catch::Contains("gpu placement strategy"));
+        CHECK_THAT(*out, Catch::Contains("GPU fractions as DRA DeviceClasses"));
+    }
+    CHECK_THAT(json, Catch::Contains("\"setting\":\"cpu placement strategy\",\"runai\":\"spread\",\"kueue\":\"\",\"status\":\"not expressible\""));
+}
+
+TEST_CASE("runai import: node-level scheduler options are reported as not expressible", "[runai]") {
+    Diagnostics d;
+    auto org = read_organization_text(
+        "export.yaml",
+        "nodePools:\n  - name: h100\n    labelKey: k\n    labelValue: v\n"
+        "    schedulingConfiguration:\n      placementStrategy: {gpu: binpack}\n"
+        "      minRuntime: {preemptMinRuntime: 4h, reclaimMinRuntime: 1h}\n"
+        "    kValue: 0.5\n",
+        d);
+    INFO(qf_test::messages(d));
+    REQUIRE(org);
+    auto m = migrate(*org, {}, d);
+    REQUIRE(m);
+    CHECK(fidelity(*m, "node pool h100", "scheduler option minRuntime") == "not expressible: ");
+    CHECK_THAT(fidelity_note(*m, "node pool h100", "scheduler option minRuntime"),
+               Catch::Contains("without a minimum runtime"));
+    CHECK(fidelity(*m, "node pool h100", "scheduler option kValue") == "not expressible: ");
+    CHECK(fidelity(*m, "node pool h100", "scheduler option placementStrategy") == "missing");
+    for (const auto& f : m->fidelity)
+        if (f.setting == "scheduler option minRuntime") CHECK(f.runai == "{preemptMinRuntime: 4h, reclaimMinRuntime: 1h}");
+}

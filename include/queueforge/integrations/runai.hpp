@@ -85,6 +85,10 @@ struct NodePool {
     std::string topology;              // the network topology's name ("" = none)
     std::vector<std::int64_t> topology_shape;
     std::vector<std::string> device_classes;
+    // The pool's other scheduler settings (schedulingConfiguration's keys
+    // besides placementStrategy, and the KAI SchedulingShard's minRuntime,
+    // kValue, queueDepthPerAction, args): key -> the value as written.
+    std::vector<std::pair<std::string, std::string>> scheduler_options;
     std::string file;
     Mark mark;
 };

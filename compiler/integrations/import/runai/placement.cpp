@@ -222,6 +222,17 @@ Placement placement(const Organization& org, const std::string& target) {
             }
         }
 
+        // Node-level scheduler options: the pool's KAI scheduler shard.
+        for (const auto& [key, value] : p.scheduler_options) {
+            std::string why = "a setting of the pool's own scheduler (KAI SchedulingShard); Kueue has one scheduler "
+                              "and no settings per ResourceFlavor";
+            if (key == "minRuntime")
+                why += "; it preempts and reclaims without a minimum runtime";
+            else if (key == "kValue")
+                why += "; its fair sharing compares current shares (see historical fairness)";
+            item(p.name, "scheduler option " + key, value, "", "not expressible", why);
+        }
+
         // DRA DeviceClasses.
         if (!p.device_classes.empty()) {
             const DraHome h = dra_home(t);

@@ -289,6 +289,22 @@ void read_pool(Reader& r, const Node& n, NodePool& p) {
             }
         }
     }
+    // Node-level scheduler options besides the strategy: reported, not mapped.
+    auto option = [&](const std::string& key, const Node& v) {
+        std::string shown = v.is_scalar() ? text_of(&v) : v.is_map() ? "{...}" : "[...]";
+        if (v.is_map()) {
+            shown.clear();
+            for (const auto& e : v.entries())
+                shown += (shown.empty() ? "" : ", ") + e.key + ": " + (e.value.is_scalar() ? text_of(&e.value) : "...");
+            shown = "{" + shown + "}";
+        }
+        p.scheduler_options.emplace_back(key, shown);
+    };
+    if (const Node* sc = n.find("schedulingConfiguration"); sc && sc->is_map())
+        for (const auto& e : sc->entries())
+            if (e.key != "placementStrategy" && !e.value.is_null()) option(e.key, e.value);
+    for (const char* key : {"minRuntime", "kValue", "queueDepthPerAction", "args"})
+        if (const Node* v = n.find(key); v && !v->is_null()) option(key, *v);
     p.topology = text_of(first_of(n, {"networkTopologyName", "networkTopology"}));
     if (p.topology.empty()) {
         const std::string id = text_of(n.find("networkTopologyId"));
