@@ -714,3 +714,34 @@ TEST_CASE("runai import: node-level scheduler options are reported as not expres
     for (const auto& f : m->fidelity)
         if (f.setting == "scheduler option minRuntime") CHECK(f.runai == "{preemptMinRuntime: 4h, reclaimMinRuntime: 1h}");
 }
+
+TEST_CASE("runai import: node pools become pools with their node labels, priorities WorkloadPriorityClasses", "[runai]") {
+    const Organization org = example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    const Node& spec = *m->site.find("spec");
+    const Node* h100 = find_named(*spec.find("pools"), "h100");
+    REQUIRE(h100);
+    REQUIRE(h100->find("nodeLabels"));
+    CHECK(h100->find("nodeLabels")->find("run.ai/node-pool")->text() == "h100");
+    CHECK(h100->find("nodes")->text() == "4");
+    // KAI's PriorityClasses, as the export names none.
+    REQUIRE(spec.find("priorityClasses"));
+    std::map<std::string, std::string> classes;
+    for (const auto& pc : spec.find("priorityClasses")->items())
+        classes[pc.find("name")->text()] = pc.find("value")->text();
+    CHECK(classes == std::map<std::string, std::string>{
+                         {"inference", "125"}, {"build", "100"}, {"build-preemptible", "75"}, {"train", "50"}});
+    // The export's own classes replace them.
+    auto own = read_organization_text("export.yaml",
+                                      std::string(kPools) + "priorityClasses:\n  - {name: urgent, value: 1000}\n", d);
+    REQUIRE(own);
+    auto m2 = migrate(*own, {}, d);
+    REQUIRE(m2);
+    const Node* pcs = m2->site.find("spec")->find("priorityClasses");
+    REQUIRE(pcs);
+    REQUIRE(pcs->items().size() == 1);
+    CHECK(pcs->items()[0].find("name")->text() == "urgent");
+    CHECK(pcs->items()[0].find("value")->text() == "1000");
+}
