@@ -400,3 +400,348 @@ TEST_CASE("runai import: a comparison beyond 100,000 Workloads is refused at the
     CHECK_THAT(qf_test::messages(d), Catch::Contains("node pool \"" + org.pools[0].name + "\": the comparison (everyone asks for everything)"));
     CHECK_THAT(qf_test::messages(d), Catch::Contains("more than 100000 here, over its limit"));
 }
+
+// ---- Placement: network topology, bin packing / spread, DRA DeviceClasses ----
+
+namespace {
+
+std::string topology_example_path() { return (qf_test::source_dir() / "examples/runai/export-topology.yaml").string(); }
+
+Organization topology_example() {
+    Diagnostics d;
+    auto org = read_organization({topology_example_path()}, d);
+    INFO(qf_test::messages(d));
+    REQUIRE(org);
+    return *org;
+}
+
+// "status: kueue" of the fidelity item of `object` and `setting`, or "missing".
+std::string fidelity(const Migration& m, const std::string& object, const std::string& setting) {
+    for (const auto& f : m.fidelity)
+        if (f.object == object && f.setting == setting) return f.status + ": " + f.kueue;
+    return "missing";
+}
+
+std::string fidelity_note(const Migration& m, const std::string& object, const std::string& setting) {
+    for (const auto& f : m.fidelity)
+        if (f.object == object && f.setting == setting) return f.note;
+    return "missing";
+}
+
+const char* kTopology = R"(networkTopologies:
+  - {id: t1, name: fabric, levels: [cloud.provider.com/topology-rack, kubernetes.io/hostname]}
+)";
+
+}  // namespace
+
+TEST_CASE("runai import: node pools' topology, placement strategy and DeviceClasses are read", "[runai]") {
+    const Organization org = topology_example();
+    REQUIRE(org.topologies.size() == 1);
+    CHECK(org.topologies[0].levels ==
+          std::vector<std::string>{"cloud.provider.com/topology-block", "cloud.provider.com/topology-rack",
+                                   "kubernetes.io/hostname"});
+    REQUIRE(org.pools.size() == 2);
+    const auto& h100 = org.pools[0];
+    CHECK(h100.topology == "fabric");  // by networkTopologyId
+    CHECK(h100.topology_shape == std::vector<std::int64_t>{1, 2, 2});
+    CHECK(h100.gpu_strategy == "binpack");  // schedulingConfiguration.placementStrategy
+    CHECK(h100.cpu_strategy == "spread");
+    const auto& a100 = org.pools[1];
+    CHECK(a100.topology == "fabric");  // by networkTopologyName
+    CHECK(a100.gpu_strategy == "spread");  // placementStrategy
+    CHECK(a100.device_classes == std::vector<std::string>{"gpu.nvidia.com", "mig.nvidia.com"});
+}
+
+TEST_CASE("runai import: a declared topology becomes the site's Topology and the pool's topology", "[runai]") {
+    const Organization org = topology_example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    const Node& spec = *m->site.find("spec");
+    REQUIRE(spec.find("topologies"));
+    const Node* fabric = find_named(*spec.find("topologies"), "fabric");
+    REQUIRE(fabric);
+    REQUIRE(fabric->find("levels")->items().size() == 3);
+    CHECK(fabric->find("levels")->items()[2].text() == "kubernetes.io/hostname");
+    const Node* h100 = find_named(*spec.find("pools"), "h100");
+    REQUIRE(h100);
+    REQUIRE(h100->find("topology"));
+    CHECK(h100->find("topology")->find("name")->text() == "fabric");
+    REQUIRE(h100->find("topology")->find("shape")->items().size() == 3);
+    CHECK(h100->find("topology")->find("shape")->items()[2].text() == "2");
+    CHECK(fidelity(*m, "node pool h100", "network topology") ==
+          "approximated: Topology fabric and pool topology.shape [1, 2, 2] (ResourceFlavor spec.topologyName)");
+    CHECK_THAT(fidelity_note(*m, "node pool h100", "network topology"),
+               Catch::Contains("kueue.x-k8s.io/podset-preferred-topology: kubernetes.io/hostname"));
+    // The site builds, validates and lowers the pools to topology-aware flavors.
+    Compilation c = compile({.path = "runai-site.yaml", .text = render_site(*m)});
+    INFO(render_site(*m));
+    INFO(qf_test::messages(c.diagnostics));
+    CHECK(c.ok());
+    CHECK(c.diagnostics.count(Severity::Warning) == 0);
+    CHECK(check_site(*m, "runai-site.yaml", d));
+}
+
+TEST_CASE("runai import: binpack maps to Kueue's TAS profiles, spread is not expressible", "[runai]") {
+    const Organization org = topology_example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    // rhoai-3.5 (Kueue 0.18): TASProfileMixed is on.
+    CHECK_THAT(fidelity(*m, "node pool h100", "gpu placement strategy"),
+               Catch::StartsWith("approximated: TAS: LeastFreeCapacity (the fullest domains first) for podsets without a topology request"));
+    CHECK_THAT(fidelity_note(*m, "node pool h100", "gpu placement strategy"),
+               Catch::Contains("Kueue packs domains down to the nodes"));
+    CHECK(fidelity(*m, "node pool h100", "cpu placement strategy") == "not expressible: ");
+    CHECK(fidelity(*m, "node pool a100", "gpu placement strategy") == "not expressible: ");
+    CHECK_THAT(fidelity_note(*m, "node pool a100", "gpu placement strategy"), Catch::Contains("none spreads them"));
+    CHECK_THAT(fidelity_note(*m, "node pool a100", "cpu placement strategy"),
+               Catch::Contains("the cpu and gpu strategies are not told apart"));
+    // Kueue 0.14: TAS without the mixed profile.
+    MigrationOptions old;
+    old.target = "kueue-0.14";
+    auto m14 = migrate(org, old, d);
+    REQUIRE(m14);
+    CHECK_THAT(fidelity(*m14, "node pool h100", "gpu placement strategy"), Catch::StartsWith("approximated: TAS BestFit"));
+}
+
+TEST_CASE("runai import: placement without a topology stays not expressible, and no Topology is emitted", "[runai]") {
+    Diagnostics d;
+    auto org = read_organization_text(
+        "export.yaml",
+        "nodePools:\n  - {name: h100, labelKey: k, labelValue: v, nodes: 2, allocatable: {nvidia.com/gpu: \"8\"}, "
+        "placementStrategy: {gpu: binpack, cpu: spread}}\n"
+        "projects:\n  - name: a\n    namespace: a\n    resources: [{nodePool: {name: h100}, gpu: {deserved: 1}}]\n",
+        d);
+    INFO(qf_test::messages(d));
+    REQUIRE(org);
+    auto m = migrate(*org, {}, d);
+    REQUIRE(m);
+    CHECK_FALSE(m->site.find("spec")->find("topologies"));
+    CHECK(fidelity(*m, "node pool h100", "gpu placement strategy") == "not expressible: ");
+    CHECK_THAT(fidelity_note(*m, "node pool h100", "gpu placement strategy"),
+               Catch::Contains("no network topology with a topologyShape"));
+    CHECK(fidelity(*m, "organization", "bin packing / spread (node-level scheduler)") == "missing");
+
+    // A topology without the shape the site needs: said, not emitted.
+    auto org2 = read_organization_text(
+        "export.yaml",
+        std::string(kTopology) +
+            "nodePools:\n  - {name: h100, labelKey: k, labelValue: v, networkTopologyId: t1}\n",
+        d);
+    REQUIRE(org2);
+    auto m2 = migrate(*org2, {}, d);
+    REQUIRE(m2);
+    CHECK_FALSE(m2->site.find("spec")->find("topologies"));
+    CHECK(fidelity(*m2, "node pool h100", "network topology") == "not expressible: ");
+    CHECK_THAT(fidelity_note(*m2, "node pool h100", "network topology"), Catch::Contains("add topologyShape"));
+
+    // A target without topology-aware scheduling.
+    MigrationOptions old;
+    old.target = "kueue-0.13";
+    const Organization topo = topology_example();
+    auto m3 = migrate(topo, old, d);
+    REQUIRE(m3);
+    CHECK_FALSE(m3->site.find("spec")->find("topologies"));
+    CHECK(fidelity(*m3, "node pool h100", "network topology") == "not expressible: ");
+}
+
+TEST_CASE("runai import: DRA DeviceClasses become deviceClassMappings the admin adds", "[runai]") {
+    const Organization org = topology_example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    CHECK_THAT(fidelity(*m, "node pool a100", "GPU fractions as DRA DeviceClasses"),
+               Catch::StartsWith("approximated: deviceClassMappings gpu.nvidia.com/devices <- gpu.nvidia.com, "
+                                 "mig.nvidia.com/devices <- mig.nvidia.com in the Kueue CR (kueue.openshift.io/v1 "
+                                 "cluster) spec.config.resources.deviceClassMappings"));
+    CHECK_THAT(fidelity_note(*m, "node pool a100", "GPU fractions as DRA DeviceClasses"),
+               Catch::Contains("Kueue counts whole devices per claim"));
+    CHECK_THAT(fidelity(*m, "organization", "GPU fractions and dynamic fractions"),
+               Catch::StartsWith("approximated: DRA DeviceClasses the pools declare: a100 gpu.nvidia.com mig.nvidia.com"));
+    const std::string site = render_site(*m);
+    CHECK_THAT(site, Catch::Contains("# deviceClassMappings, which the site cannot carry. Add under spec.config.resources "
+                                     "of the Kueue CR cluster (kueue.openshift.io/v1):\n"
+                                     "#   deviceClassMappings:\n"
+                                     "#     - name: gpu.nvidia.com/devices\n"
+                                     "#       deviceClassNames: [gpu.nvidia.com]\n"
+                                     "#     - name: mig.nvidia.com/devices\n"
+                                     "#       deviceClassNames: [mig.nvidia.com]\n"
+                                     "# and give the teams quota"));
+    // The notes are comments: the site still builds.
+    Compilation c = compile({.path = "runai-site.yaml", .text = site});
+    INFO(qf_test::messages(c.diagnostics));
+    CHECK(c.ok());
+
+    // Upstream Kueue: the Configuration, with the alpha gate before 0.18.
+    MigrationOptions k16;
+    k16.target = "kueue-0.16";
+    auto m16 = migrate(org, k16, d);
+    REQUIRE(m16);
+    CHECK_THAT(fidelity(*m16, "node pool a100", "GPU fractions as DRA DeviceClasses"),
+               Catch::Contains("Kueue's Configuration resources.deviceClassMappings with the feature gate "
+                               "DynamicResourceAllocation=true"));
+    MigrationOptions k13;
+    k13.target = "kueue-0.13";
+    auto m13 = migrate(org, k13, d);
+    REQUIRE(m13);
+    CHECK_THAT(render_site(*m16), Catch::Contains("# turn on Kueue's feature gate DynamicResourceAllocation=true,"));
+    CHECK(fidelity(*m13, "node pool a100", "GPU fractions as DRA DeviceClasses") == "not expressible: ");
+    CHECK(m13->admin_notes.empty());
+}
+
+TEST_CASE("runai import: the topology example's before and after is computed on the placed nodes", "[runai]") {
+    const Organization org = topology_example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    auto c = compare(org, *m, {}, demand_everything(org), "everything", d);
+    INFO(qf_test::messages(d));
+    REQUIRE(c);
+    for (const char* pool : {"h100", "a100"}) {
+        double runai = 0, kueue = 0;
+        for (const auto& r : c->rows) {
+            if (r.pool != pool) continue;
+            INFO(r.pool << "/" << r.project);
+            CHECK(r.kueue >= r.deserved);
+            runai += r.runai;
+            kueue += r.kueue;
+        }
+        CHECK(runai == 32);
+        CHECK(kueue == 32);
+    }
+}
+
+TEST_CASE("runai import: bad placement input names the node pool or topology and its position", "[runai]") {
+    const std::string pool = "nodePools:\n  - name: h100\n    labelKey: k\n    labelValue: v\n";
+    SECTION("an unknown placement strategy") {
+        auto e = errors_of(pool + "    placementStrategy: {gpu: pack}\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 5:30 node pool \"h100\": placementStrategy.gpu: \"pack\" is neither binpack nor spread"));
+    }
+    SECTION("an unknown strategy in the current API's spelling") {
+        auto e = errors_of(pool + "    schedulingConfiguration:\n      placementStrategy: {cpu: fill}\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 6:32 node pool \"h100\": placementStrategy.cpu: \"fill\" is neither binpack nor spread"));
+    }
+    SECTION("a DeviceClass name that is not a DNS subdomain") {
+        auto e = errors_of(pool + "    deviceClasses: [GPU_Class]\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 5:21 node pool \"h100\": deviceClasses: \"GPU_Class\" is not a DeviceClass name"));
+    }
+    SECTION("a DeviceClass listed twice") {
+        auto e = errors_of(pool + "    deviceClasses: [gpu.nvidia.com, gpu.nvidia.com]\n");
+        CHECK_THAT(e, Catch::Contains("runai.duplicate 5:37 node pool \"h100\": deviceClasses: \"gpu.nvidia.com\" is listed twice"));
+    }
+    SECTION("an unknown network topology id") {
+        auto e = errors_of(std::string(kTopology) + pool + "    networkTopologyId: t9\n");
+        CHECK_THAT(e, Catch::Contains("runai.unknown-reference 4:5 node pool \"h100\": its network topology id t9 is not among the networkTopologies"));
+    }
+    SECTION("an unknown network topology name") {
+        auto e = errors_of(pool + "    networkTopologyName: fabric\n");
+        CHECK_THAT(e, Catch::Contains("runai.unknown-reference 2:5 node pool \"h100\": network topology \"fabric\" is not among the networkTopologies"));
+    }
+    SECTION("a shape that does not fit the levels") {
+        auto e = errors_of(std::string(kTopology) + pool + "    networkTopologyId: t1\n    topologyShape: [2, 2, 2]\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 4:5 node pool \"h100\": topologyShape has 3 numbers; network topology \"fabric\" needs 2"));
+    }
+    SECTION("a shape that does not add up to the pool's nodes") {
+        auto e = errors_of(std::string(kTopology) + pool + "    nodes: 5\n    networkTopologyId: t1\n    topologyShape: [2, 2]\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 4:5 node pool \"h100\": topologyShape describes 4 nodes, but the pool has nodes: 5"));
+    }
+    SECTION("a shape without a topology") {
+        auto e = errors_of(pool + "    topologyShape: [2]\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 2:5 node pool \"h100\": topologyShape without a network topology"));
+    }
+    SECTION("a shape count of zero") {
+        auto e = errors_of(std::string(kTopology) + pool + "    networkTopologyId: t1\n    topologyShape: [0, 2]\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 8:21 node pool \"h100\": topologyShape: \"0\" is not a count from 1 to 100000"));
+    }
+    SECTION("a level that is not a label key") {
+        auto e = errors_of("networkTopologies:\n  - name: fabric\n    levels: [\"bad key!\"]\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 3:14 network topology \"fabric\": levels[0]: \"bad key!\" is not a node label key"));
+    }
+    SECTION("a level listed twice") {
+        auto e = errors_of("networkTopologies:\n  - name: fabric\n    levels: [rack, rack]\n");
+        CHECK_THAT(e, Catch::Contains("runai.duplicate 3:20 network topology \"fabric\": levels[1]: \"rack\" is listed twice"));
+    }
+    SECTION("the hostname above another level") {
+        auto e = errors_of("networkTopologies:\n  - name: fabric\n    levels: [kubernetes.io/hostname, rack]\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 3:14 network topology \"fabric\": levels[0]: kubernetes.io/hostname can only be the lowest level"));
+    }
+    SECTION("a topology without levels") {
+        auto e = errors_of("networkTopologies:\n  - name: fabric\n");
+        CHECK_THAT(e, Catch::Contains("runai.input 2:5 network topology \"fabric\": levels: expected a list of node labels"));
+    }
+    SECTION("two topologies of one name") {
+        auto e = errors_of("networkTopologies:\n  - {name: fabric, levels: [rack]}\n  - {name: fabric, levels: [block]}\n");
+        CHECK_THAT(e, Catch::Contains("runai.duplicate 3:5 network topology \"fabric\" is defined twice (first at export.yaml:2:5)"));
+    }
+}
+
+TEST_CASE("runai import: the placement items are in every report format", "[runai]") {
+    const Organization org = topology_example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    const std::string text = render_report_text(*m, {});
+    const std::string json = render_report_json(*m, {}).dump();
+    const std::string md = render_report_markdown(*m, {});
+    const std::string html = render_report_html(*m, {});
+    for (const std::string* out : {&text, &json, &md, &html}) {
+        CHECK_THAT(*out, Catch::Contains("network topology"));
+        CHECK_THAT(*out, Catch::Contains("gpu placement strategy"));
+        CHECK_THAT(*out, Catch::Contains("GPU fractions as DRA DeviceClasses"));
+    }
+    CHECK_THAT(json, Catch::Contains("\"setting\":\"cpu placement strategy\",\"runai\":\"spread\",\"kueue\":\"\",\"status\":\"not expressible\""));
+}
+
+TEST_CASE("runai import: node-level scheduler options are reported as not expressible", "[runai]") {
+    Diagnostics d;
+    auto org = read_organization_text(
+        "export.yaml",
+        "nodePools:\n  - name: h100\n    labelKey: k\n    labelValue: v\n"
+        "    schedulingConfiguration:\n      placementStrategy: {gpu: binpack}\n"
+        "      minRuntime: {preemptMinRuntime: 4h, reclaimMinRuntime: 1h}\n"
+        "    kValue: 0.5\n",
+        d);
+    INFO(qf_test::messages(d));
+    REQUIRE(org);
+    auto m = migrate(*org, {}, d);
+    REQUIRE(m);
+    CHECK(fidelity(*m, "node pool h100", "scheduler option minRuntime") == "not expressible: ");
+    CHECK_THAT(fidelity_note(*m, "node pool h100", "scheduler option minRuntime"),
+               Catch::Contains("without a minimum runtime"));
+    CHECK(fidelity(*m, "node pool h100", "scheduler option kValue") == "not expressible: ");
+    CHECK(fidelity(*m, "node pool h100", "scheduler option placementStrategy") == "missing");
+    for (const auto& f : m->fidelity)
+        if (f.setting == "scheduler option minRuntime") CHECK(f.runai == "{preemptMinRuntime: 4h, reclaimMinRuntime: 1h}");
+}
+
+TEST_CASE("runai import: node pools become pools with their node labels, priorities WorkloadPriorityClasses", "[runai]") {
+    const Organization org = example();
+    Diagnostics d;
+    auto m = migrate(org, {}, d);
+    REQUIRE(m);
+    const Node& spec = *m->site.find("spec");
+    const Node* h100 = find_named(*spec.find("pools"), "h100");
+    REQUIRE(h100);
+    REQUIRE(h100->find("nodeLabels"));
+    CHECK(h100->find("nodeLabels")->find("run.ai/node-pool")->text() == "h100");
+    CHECK(h100->find("nodes")->text() == "4");
+    // KAI's PriorityClasses, as the export names none.
+    REQUIRE(spec.find("priorityClasses"));
+    std::map<std::string, std::string> classes;
+    for (const auto& pc : spec.find("priorityClasses")->items())
+        classes[pc.find("name")->text()] = pc.find("value")->text();
+    CHECK(classes == std::map<std::string, std::string>{
+                         {"inference", "125"}, {"build", "100"}, {"build-preemptible", "75"}, {"train", "50"}});
+    // The export's own classes replace them.
+    auto own = read_organization_text("export.yaml",
+                                      std::string(kPools) + "priorityClasses:\n  - {name: urgent, value: 1000}\n", d);
+    REQUIRE(own);
+    auto m2 = migrate(*own, {}, d);
+    REQUIRE(m2);
+    const Node* pcs = m2->site.find("spec")->find("priorityClasses");
+    REQUIRE(pcs);
+    REQUIRE(pcs->items().size() == 1);
+    CHECK(pcs->items()[0].find("name")->text() == "urgent");
+    CHECK(pcs->items()[0].find("value")->text() == "1000");
+}

@@ -24,6 +24,23 @@
 // `allocatable` (per node, as in a site's pool) are queueforge's addition,
 // counted from `kubectl get nodes -l <labelKey>=<labelValue>`; without them a
 // pool has no capacity and the before/after comparison leaves it out.
+//
+// Placement (runai.hpp's fields; site.cpp says what each becomes):
+//   nodePools[].placementStrategy: {gpu, cpu}: binpack | spread (the previous
+//     API and the KAI scheduler's SchedulingShard spec.placementStrategy,
+//     pkg/apis/kai/v1/schedulingshard_types.go at the commit fairshare.hpp
+//     names, both binpack by default), or schedulingConfiguration.
+//     placementStrategy (the current API's NodepoolCreateRequest).
+//   networkTopologies: [{id, name, levels}] (GET /api/v1/network-topologies:
+//     name and the ordered node-label levels, highest first as in KAI's
+//     Topology CRD; a level is a label key or {nodeLabel}); a node pool names
+//     its topology by networkTopologyId (current API) or networkTopologyName.
+//   nodePools[].topologyShape: the domains per parent at each level that is
+//     not kubernetes.io/hostname, then the nodes per lowest domain (the site
+//     pool's topology.shape) -- queueforge's addition like `nodes`, counted
+//     from `kubectl get nodes -L <levels>`.
+//   nodePools[].deviceClasses: the DRA DeviceClasses the pool's nodes offer
+//     (names from `kubectl get deviceclasses`), queueforge's addition.
 #include <queueforge/base/diagnostics.hpp>
 #include <queueforge/base/mark.hpp>
 #include <queueforge/base/node.hpp>
@@ -62,6 +79,23 @@ struct NodePool {
     std::optional<std::int64_t> nodes;
     std::vector<std::pair<std::string, std::string>> allocatable;  // per node
     double gpus_per_node = 0;
+    // Placement strategy per resource as written, lowercased ("" = not set:
+    // KAI's default binpack).
+    std::string gpu_strategy, cpu_strategy;
+    std::string topology;              // the network topology's name ("" = none)
+    std::vector<std::int64_t> topology_shape;
+    std::vector<std::string> device_classes;
+    // The pool's other scheduler settings (schedulingConfiguration's keys
+    // besides placementStrategy, and the KAI SchedulingShard's minRuntime,
+    // kValue, queueDepthPerAction, args): key -> the value as written.
+    std::vector<std::pair<std::string, std::string>> scheduler_options;
+    std::string file;
+    Mark mark;
+};
+
+struct NetworkTopology {
+    std::string id, name;
+    std::vector<std::string> levels;  // node labels, highest first
     std::string file;
     Mark mark;
 };
@@ -84,10 +118,12 @@ struct PriorityClass {
 
 struct Organization {
     std::vector<NodePool> pools;
+    std::vector<NetworkTopology> topologies;
     std::vector<OrgUnit> departments, projects;
     std::vector<PriorityClass> priority_classes;  // the export's, else KAI's defaults
 
     const NodePool* pool(const std::string& name) const;
+    const NetworkTopology* topology(const std::string& name) const;
     const OrgUnit* department(const std::string& name) const;
 };
 
@@ -125,6 +161,10 @@ struct Migration {
     // team per project and node pool).
     std::map<std::string, std::string> team_project;
     std::map<std::string, std::string> team_pool;  // split teams only
+    // What the site language cannot carry and the admin adds by hand (the
+    // DRA deviceClassMappings of Kueue's configuration), as YAML comment
+    // lines appended to the written site.
+    std::vector<std::string> admin_notes;
 };
 
 std::optional<Migration> migrate(const Organization& org, const MigrationOptions& opts, Diagnostics& diags);

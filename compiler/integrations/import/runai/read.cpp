@@ -3,6 +3,7 @@
 // its file:line:col; reading goes on after an error so one run reports all.
 #include <queueforge/integrations/runai.hpp>
 
+#include <queueforge/base/names.hpp>
 #include <queueforge/base/yaml_load.hpp>
 
 #include <algorithm>
@@ -263,6 +264,133 @@ void read_pool(Reader& r, const Node& n, NodePool& p) {
             }
         }
     }
+    // Placement strategy: placementStrategy (previous API, KAI's
+    // SchedulingShard) or schedulingConfiguration.placementStrategy (current).
+    const Node* ps = n.find("placementStrategy");
+    if (!ps || ps->is_null())
+        if (const Node* sc = n.find("schedulingConfiguration"); sc && sc->is_map()) ps = sc->find("placementStrategy");
+    if (ps && !ps->is_null()) {
+        if (!ps->is_map()) {
+            r.error(ps->mark(), owner + ": placementStrategy: expected a map {gpu, cpu} of binpack or spread",
+                    "runai.input");
+        } else {
+            for (const auto& [key, out] : {std::pair<const char*, std::string*>{"gpu", &p.gpu_strategy},
+                                           std::pair<const char*, std::string*>{"cpu", &p.cpu_strategy}}) {
+                const Node* v = ps->find(key);
+                if (!v || v->is_null()) continue;
+                const std::string s = lower(text_of(v));
+                if (s != "binpack" && s != "spread")
+                    r.error(v->mark(),
+                            owner + ": placementStrategy." + key + ": \"" + text_of(v) +
+                                "\" is neither binpack nor spread",
+                            "runai.input");
+                else
+                    *out = s;
+            }
+        }
+    }
+    // Node-level scheduler options besides the strategy: reported, not mapped.
+    auto option = [&](const std::string& key, const Node& v) {
+        std::string shown = v.is_scalar() ? text_of(&v) : v.is_map() ? "{...}" : "[...]";
+        if (v.is_map()) {
+            shown.clear();
+            for (const auto& e : v.entries())
+                shown += (shown.empty() ? "" : ", ") + e.key + ": " + (e.value.is_scalar() ? text_of(&e.value) : "...");
+            shown = "{" + shown + "}";
+        }
+        p.scheduler_options.emplace_back(key, shown);
+    };
+    if (const Node* sc = n.find("schedulingConfiguration"); sc && sc->is_map())
+        for (const auto& e : sc->entries())
+            if (e.key != "placementStrategy" && !e.value.is_null()) option(e.key, e.value);
+    for (const char* key : {"minRuntime", "kValue", "queueDepthPerAction", "args"})
+        if (const Node* v = n.find(key); v && !v->is_null()) option(key, *v);
+    p.topology = text_of(first_of(n, {"networkTopologyName", "networkTopology"}));
+    if (p.topology.empty()) {
+        const std::string id = text_of(n.find("networkTopologyId"));
+        if (!id.empty()) p.topology = "#" + id;  // resolved against the topologies' ids
+    }
+    if (const Node* sh = n.find("topologyShape"); sh && !sh->is_null()) {
+        if (!sh->is_seq() || sh->items().empty()) {
+            r.error(sh->mark(), owner + ": topologyShape: expected a list of domain counts", "runai.input");
+        } else {
+            for (const auto& e : sh->items()) {
+                auto v = e.as_int();
+                if (!v || *v < 1 || *v > static_cast<std::int64_t>(kMaxTopologyNodes)) {
+                    r.error(e.mark(), owner + ": topologyShape: \"" + text_of(&e) + "\" is not a count from 1 to " +
+                                          std::to_string(kMaxTopologyNodes),
+                            "runai.input");
+                    p.topology_shape.clear();
+                    break;
+                }
+                p.topology_shape.push_back(*v);
+            }
+        }
+    }
+    if (const Node* dc = n.find("deviceClasses"); dc && !dc->is_null()) {
+        if (!dc->is_seq()) {
+            r.error(dc->mark(), owner + ": deviceClasses: expected a list of DeviceClass names", "runai.input");
+        } else {
+            std::set<std::string> seen;
+            for (const auto& e : dc->items()) {
+                // A name, or a DeviceClass object as `kubectl get deviceclasses -o yaml` lists it.
+                std::string name = text_of(&e);
+                if (e.is_map())
+                    if (const Node* md = e.find("metadata"); md && md->is_map()) name = text_of(md->find("name"));
+                if (e.is_map() && name.empty()) name = text_of(e.find("name"));
+                // A DeviceClass is named with a DNS subdomain (resource.k8s.io
+                // DeviceClass metadata.name); Kueue's deviceClassNames take it as is.
+                const std::string why = check_dns1123_subdomain(name);
+                if (!why.empty()) {
+                    r.error(e.mark(), owner + ": deviceClasses: \"" + name + "\" is not a DeviceClass name: " + why,
+                            "runai.input");
+                    continue;
+                }
+                if (!seen.insert(name).second) {
+                    r.error(e.mark(), owner + ": deviceClasses: \"" + name + "\" is listed twice", "runai.duplicate");
+                    continue;
+                }
+                p.device_classes.push_back(name);
+            }
+        }
+    }
+}
+
+void read_topology(Reader& r, const Node& n, NetworkTopology& t) {
+    t.file = r.file;
+    t.mark = n.mark();
+    t.name = text_of(n.find("name"));
+    t.id = text_of(n.find("id"));
+    const std::string owner = "network topology \"" + t.name + "\"";
+    const Node* levels = n.find("levels");
+    if (!levels || !levels->is_seq() || levels->items().empty()) {
+        r.error(levels ? levels->mark() : n.mark(), owner + ": levels: expected a list of node labels, highest first",
+                "runai.input");
+        return;
+    }
+    // The Topology CRD's rules (Kueue apis/kueue/v1beta2/topology_types.go,
+    // KAI pkg/apis/kai/v1alpha1/topology_types.go): 1-16 unique label keys,
+    // kubernetes.io/hostname only as the lowest.
+    if (levels->items().size() > 16)
+        r.error(levels->mark(), owner + ": levels: " + std::to_string(levels->items().size()) +
+                                    " levels; a Topology has 1 to 16",
+                "runai.input");
+    for (std::size_t i = 0; i < levels->items().size(); ++i) {
+        const Node& e = levels->items()[i];
+        std::string label = e.is_map() ? text_of(e.find("nodeLabel")) : text_of(&e);
+        const std::string where = owner + ": levels[" + std::to_string(i) + "]";
+        if (const std::string why = check_qualified_name(label); !why.empty()) {
+            r.error(e.mark(), where + ": \"" + label + "\" is not a node label key: " + why, "runai.input");
+            continue;
+        }
+        if (std::find(t.levels.begin(), t.levels.end(), label) != t.levels.end()) {
+            r.error(e.mark(), where + ": \"" + label + "\" is listed twice; levels are unique", "runai.duplicate");
+            continue;
+        }
+        if (label == kHostnameLabel && i + 1 != levels->items().size())
+            r.error(e.mark(), where + ": kubernetes.io/hostname can only be the lowest level", "runai.input");
+        t.levels.push_back(label);
+    }
 }
 
 void read_document(Reader& r, const Node& root, Organization& org) {
@@ -304,6 +432,16 @@ void read_document(Reader& r, const Node& root, Organization& org) {
         }
         check_name(n, "node pool", p.name, "ResourceFlavor");
         org.pools.push_back(std::move(p));
+    });
+    each("networkTopologies", [&](const Node& n) {
+        NetworkTopology t;
+        read_topology(r, n, t);
+        if (t.name.empty()) {
+            r.error(n.mark(), "a network topology has no name", "runai.input");
+            return;
+        }
+        check_name(n, "network topology", t.name, "Topology");
+        org.topologies.push_back(std::move(t));
     });
     each("departments", [&](const Node& n) {
         OrgUnit u;
@@ -386,6 +524,65 @@ void check_unique(Diagnostics& diags, const std::vector<T>& items, const std::st
 
 void check_references(Organization& org, Diagnostics& diags, bool& ok) {
     check_unique(diags, org.pools, "node pool", ok);
+    check_unique(diags, org.topologies, "network topology", ok);
+    for (auto& p : org.pools) {
+        if (p.topology.empty()) {
+            if (!p.topology_shape.empty()) {
+                diags.error(p.file, p.mark,
+                            "node pool \"" + p.name + "\": topologyShape without a network topology "
+                            "(networkTopologyId or networkTopologyName)",
+                            "runai.input");
+                ok = false;
+            }
+            continue;
+        }
+        const NetworkTopology* t = nullptr;
+        if (p.topology[0] == '#') {
+            const std::string id = p.topology.substr(1);
+            for (const auto& x : org.topologies)
+                if (x.id == id) t = &x;
+            if (!t) {
+                diags.error(p.file, p.mark,
+                            "node pool \"" + p.name + "\": its network topology id " + id +
+                                " is not among the networkTopologies",
+                            "runai.unknown-reference");
+                ok = false;
+                continue;
+            }
+            p.topology = t->name;
+        } else if (!(t = org.topology(p.topology))) {
+            diags.error(p.file, p.mark,
+                        "node pool \"" + p.name + "\": network topology \"" + p.topology +
+                            "\" is not among the networkTopologies",
+                        "runai.unknown-reference");
+            ok = false;
+            continue;
+        }
+        if (p.topology_shape.empty() || t->levels.empty()) continue;
+        // The shape counts the domains of each level that is not the
+        // hostname, then the nodes per lowest domain (the site's pool topology.shape).
+        std::size_t want = t->levels.size() + 1;
+        if (t->levels.back() == kHostnameLabel) --want;
+        if (p.topology_shape.size() != want) {
+            diags.error(p.file, p.mark,
+                        "node pool \"" + p.name + "\": topologyShape has " + std::to_string(p.topology_shape.size()) +
+                            " numbers; network topology \"" + t->name + "\" needs " + std::to_string(want) +
+                            ": the domains per parent at each level that is not kubernetes.io/hostname, then the "
+                            "nodes per lowest domain",
+                        "runai.input");
+            ok = false;
+            continue;
+        }
+        std::int64_t nodes = 1;
+        for (auto v : p.topology_shape) nodes = std::min<std::int64_t>(nodes * v, 1'000'000'000);
+        if (p.nodes && *p.nodes != nodes) {
+            diags.error(p.file, p.mark,
+                        "node pool \"" + p.name + "\": topologyShape describes " + std::to_string(nodes) +
+                            " nodes, but the pool has nodes: " + std::to_string(*p.nodes),
+                        "runai.input");
+            ok = false;
+        }
+    }
     check_unique(diags, org.departments, "department", ok);
     check_unique(diags, org.projects, "project", ok);
     auto check_pools = [&](const OrgUnit& u, const std::string& kind) {
@@ -429,6 +626,12 @@ void check_references(Organization& org, Diagnostics& diags, bool& ok) {
 const NodePool* Organization::pool(const std::string& name) const {
     for (const auto& p : pools)
         if (p.name == name) return &p;
+    return nullptr;
+}
+
+const NetworkTopology* Organization::topology(const std::string& name) const {
+    for (const auto& t : topologies)
+        if (t.name == name) return &t;
     return nullptr;
 }
 

@@ -19,6 +19,8 @@
 // cannot be capped in Kueue: the report says so.
 #include <queueforge/integrations/runai.hpp>
 
+#include "integrations/import/runai/placement.hpp"
+
 #include <queueforge/base/quantity.hpp>
 #include <queueforge/base/yaml_emit.hpp>
 
@@ -81,6 +83,7 @@ struct Builder {
     const Organization& org;
     const MigrationOptions& opts;
     Migration m;
+    detail::Placement placed = detail::placement(org, opts.target);
 
     void item(std::string object, std::string setting, std::string runai, std::string kueue, std::string status,
               std::string note = {}) {
@@ -123,6 +126,9 @@ struct Builder {
                 for (const auto& [k, v] : p.allocatable) a.set(k, Node::string(v));
                 n.set("allocatable", std::move(a));
             }
+            if (auto t = placed.pool_topology.find(p.name); t != placed.pool_topology.end())
+                n.set("topology", t->second);
+            for (auto& f : placed.pool_items[p.name]) m.fidelity.push_back(f);
             list.push(std::move(n));
         }
         return list;
@@ -428,22 +434,7 @@ struct Builder {
 
     void capabilities() {
         const std::string o = "organization";
-        std::string mig;
-        for (const auto& p : org.pools)
-            for (const auto& [k, v] : p.allocatable)
-                if (k.rfind("nvidia.com/mig-", 0) == 0) mig += (mig.empty() ? "" : ", ") + p.name + " " + k;
-        if (mig.empty())
-            item(o, "GPU fractions and dynamic fractions", "per workload", "", "not expressible",
-                 "the export declares no MIG profiles on its pools; Kueue counts whole nvidia.com/gpu devices "
-                 "(MIG profiles become resources of their own, e.g. nvidia.com/mig-1g.10gb)");
-        else
-            item(o, "GPU fractions and dynamic fractions", "per workload", "MIG profiles the pools declare: " + mig,
-                 "approximated",
-                 "a fraction becomes the nearest MIG profile the workload requests; the projects' quota is in whole "
-                 "GPUs, so give the profiles quota in the site's teams (dynamic fractions have no equivalent)");
-        item(o, "bin packing / spread (node-level scheduler)", "cluster or node-pool setting", "", "not expressible",
-             "node placement is the kube-scheduler's; Topology Aware Scheduling needs a topology the export does "
-             "not declare");
+        for (const auto& f : placed.organization_items) m.fidelity.push_back(f);
         item(o, "workload time limits", "project training/interactive limits",
              "maximumExecutionTimeSeconds on each job (kueue.x-k8s.io/max-exec-time-seconds)", "approximated",
              "set per workload, not per queue");
@@ -462,6 +453,7 @@ struct Builder {
         Node spec = Node::mapping();
         spec.set("target", Node::string(opts.target));
         spec.set("manageNamespaces", Node::boolean(true));
+        if (placed.topologies.size() > 0) spec.set("topologies", placed.topologies);
         spec.set("pools", pools());
         spec.set("cohorts", cohorts());
         spec.set("priorityClasses", priority_classes());
@@ -506,13 +498,25 @@ std::optional<Migration> migrate(const Organization& org, const MigrationOptions
     (void)diags;
     Builder b{org, opts, {}};
     b.m.site = b.build();
+    b.m.admin_notes = b.placed.admin_notes;
     return std::move(b.m);
 }
+
+namespace {
+
+std::string notes(const Migration& m) {
+    if (m.admin_notes.empty()) return "";
+    std::string out = "\n";
+    for (const auto& l : m.admin_notes) out += "# " + l + "\n";
+    return out;
+}
+
+}  // namespace
 
 std::string render_site(const Migration& m) {
     return "# Written by queueforge import --from runai. The fidelity report (--report) says how each Run:ai\n"
            "# setting is expressed here and what is approximated or lost.\n" +
-           emit_yaml(m.site);
+           emit_yaml(m.site) + notes(m);
 }
 
 }  // namespace queueforge::importer::runai

@@ -1,0 +1,24 @@
+#pragma once
+// Placement settings of Run:ai node pools (network topology, bin packing /
+// spread, DRA DeviceClasses) as the site's topologies, the pools' topology
+// and what the admin adds to Kueue's configuration by hand; placement.cpp
+// says what each becomes and why.
+#include <queueforge/integrations/runai.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace queueforge::importer::runai::detail {
+
+struct Placement {
+    Node topologies = Node::sequence();      // spec.topologies (empty: none)
+    std::map<std::string, Node> pool_topology;  // pool name -> {name, shape}
+    std::map<std::string, std::vector<FidelityItem>> pool_items;  // by node pool
+    std::vector<FidelityItem> organization_items;
+    std::vector<std::string> admin_notes;
+};
+
+Placement placement(const Organization& org, const std::string& target);
+
+}  // namespace queueforge::importer::runai::detail
