@@ -113,7 +113,7 @@ data:
         REQUIRE(o.object == &kc.embedded.front());
         CHECK(o.exclude_resource_prefixes == std::vector<std::string>{"example.com/"});
         REQUIRE(o.reading.size() == 1);
-        CHECK(o.reading[0].message == "ConfigMap kueue-system/kueue-manager-config: fairSharing must be a map; ignored");
+        CHECK(o.reading[0].message == "ConfigMap/kueue-system/kueue-manager-config: fairSharing must be a map; ignored");
         CHECK(o.reading[0].mark.line == 5);
     }
     SECTION("with it, at its own line") {
