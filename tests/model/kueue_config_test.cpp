@@ -5,10 +5,13 @@
 // the object they are in, positioned where they are written.
 #include "test_util.hpp"
 
+#include <queueforge/compile.hpp>
 #include <queueforge/frontend/manifests.hpp>
 #include <queueforge/model/kueue_config.hpp>
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 
 using namespace queueforge;
 
@@ -190,4 +193,19 @@ kind: Configuration
     CHECK(kc.objects[0].form == model::KueueConfigForm::OperatorCR);
     CHECK(kc.objects[1].object == &objs[2]);
     CHECK_FALSE(kc.objects[1].pods_ready->enabled);  // v1beta1 without enable
+}
+
+TEST_CASE("kueue config: the compile step carries the Kueue CR a site lowers to", "[model][kueue-config]") {
+    Compilation c = compile({.path = (qf_test::source_dir() / "examples/rhoai-3/queueforge-site.yaml").string(), .build_model = true});
+    INFO(qf_test::messages(c.diagnostics));
+    REQUIRE(c.ok());
+    REQUIRE(c.kueue_config.objects.size() == 1);
+    const auto& o = c.kueue_config.objects[0];
+    CHECK(o.form == model::KueueConfigForm::OperatorCR);
+    CHECK(o.fair_sharing);  // preemptionPolicy: FairSharing
+    CHECK(std::find(o.enabled_frameworks.begin(), o.enabled_frameworks.end(), "PyTorchJob") != o.enabled_frameworks.end());
+    CHECK(o.cr.gang_policy == "ByWorkload");
+    REQUIRE(o.pods_ready);
+    CHECK(o.object->file == c.kueue_config.embedded.front().file);
+    CHECK(o.reading.empty());
 }
