@@ -143,7 +143,10 @@ Compilation compile(const CompileInputs& in) {
         c.lowered.reset();
         return c;
     }
-    if (in.build_model) c.model = model::build_cluster(c.lowered->objects);
+    if (in.build_model) {
+        c.model = model::build_cluster(c.lowered->objects);
+        c.kueue_config = model::build_kueue_config(c.lowered->objects, in.path);
+    }
     return c;
 }
 

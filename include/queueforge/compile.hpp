@@ -13,6 +13,7 @@
 #include <queueforge/frontend/site.hpp>
 #include <queueforge/lower.hpp>
 #include <queueforge/model/cluster.hpp>
+#include <queueforge/model/kueue_config.hpp>
 
 #include <functional>
 #include <map>
@@ -59,6 +60,7 @@ struct Compilation {
     std::optional<site::Site> site;   // set when the site parsed without errors
     std::optional<Lowered> lowered;   // target and objects, in stream order; set when lowering succeeded
     model::Cluster model;             // build_model: the objects as one typed cluster (else empty)
+    model::KueueConfig kueue_config;  // build_model: Kueue's configuration among the objects (else empty)
     std::vector<Resource> samples;    // read_samples: the sample manifests, in section order
     SourceSet sources;                // every text read, for carets
     Diagnostics diagnostics;          // every finding, in the order the stages made them

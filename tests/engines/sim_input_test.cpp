@@ -213,6 +213,25 @@ data:
     CHECK(r.has_rule("sim.not-simulated"));
 }
 
+TEST_CASE("simulate: a kueue-manager-config ConfigMap Kueue would not load is reported as validate reports it", "[simulate][config]") {
+    // One reading of the ConfigMap (model/kueue_config.hpp): the text is a
+    // YAML list, not a Configuration, and Kueue's defaults are used.
+    std::string cm = R"(
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: kueue-manager-config, namespace: kueue-system}
+data:
+  controller_manager_config.yaml: "[1, 2]"
+)";
+    auto r = run(big_cq("cpu") + cm + workload("w", "  - {name: main, count: 1, template: {spec: {containers: [{name: c, resources: {requests: {cpu: '1'}}}]}}}\n"));
+    CHECK(r.wl("w").admitted);
+    const auto* d = r.find_rule("kueue-config.embedded");
+    REQUIRE(d);
+    CHECK(d->severity == Severity::Error);
+    CHECK(d->message.find("is a YAML list, not a Configuration") != std::string::npos);
+}
+
 TEST_CASE("simulate: the result does not depend on the order of the input", "[simulate][determinism]") {
     std::string objs = R"(
 apiVersion: v1

@@ -22,6 +22,7 @@
 #include "checks/rules/inventory.hpp"
 
 #include <queueforge/frontend/kueue_operator.hpp>
+#include <queueforge/model/kueue_config.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -32,13 +33,6 @@ namespace queueforge::rules::detail {
 namespace {
 
 constexpr std::string_view kQueueNameLabel = "kueue.x-k8s.io/queue-name";
-
-bool is_operator_cr(const Resource& r) {
-    return r.ref.api_version == platform::kKueueOperatorApiVersion && r.ref.kind == "Kueue";
-}
-bool is_configuration(const Resource& r) {
-    return api_group(r.ref.api_version) == "config.kueue.x-k8s.io" && r.ref.kind == "Configuration";
-}
 
 // Kueue's integration name of a job kind ("batch/job", "kubeflow.org/pytorchjob",
 // "pod", "deployment", ...: apis/config/v1beta2 Integrations.Frameworks).
@@ -89,29 +83,27 @@ std::vector<const Resource*> admission_scoped(const Inventory& inv) {
     return out;
 }
 
-// The settings the checks share, read from either kind of object.
+// What the checks against the queues need, from either kind of object.
 struct Settings {
-    std::set<std::string> frameworks;  // names as the object spells them
-    bool label_policy_none = false;
-    bool fair_sharing = false;
-    bool admission_fair_sharing = false;
-    std::string fair_sharing_where;     // how to turn it on, for messages
+    std::set<std::string> frameworks;  // enabled, named as the object names them
+    std::string fair_sharing_where;    // how to turn it on, for messages
     std::string afs_where;
 };
 
-void check_against_queues(const Inventory& inv, const std::vector<Job>& jobs, const Resource& cfg, const Settings& s,
-                          bool operator_cr, Diagnostics& diags) {
+void check_against_queues(const Inventory& inv, const std::vector<Job>& jobs, const model::KueueConfigObject& o,
+                          const Settings& s, Diagnostics& diags) {
+    const Resource& cfg = *o.object;
+    const bool operator_cr = o.form == model::KueueConfigForm::OperatorCR;
     const Reporter rep{cfg, diags};
     const std::string what = operator_cr ? "the Kueue CR" : "Kueue's Configuration";
     // Frameworks vs the jobs in the input.
     std::map<std::string, const Job*> missing;
     for (const auto& j : jobs) {
-        if (!j.labelled && !s.label_policy_none) continue;
+        if (!j.labelled && !o.manage_jobs_without_queue_name) continue;
         const std::string& name = operator_cr ? j.framework : j.kueue_name;
         if (!s.frameworks.count(name)) missing.try_emplace(name, &j);
     }
-    const Node* fw_node = operator_cr ? present(present(present(present(&cfg.doc, "spec"), "config"), "integrations"), "frameworks")
-                                      : present(present(&cfg.doc, "integrations"), "frameworks");
+    const Node* fw_node = o.frameworks_node;
     const std::string fw_path = operator_cr ? "spec.config.integrations.frameworks" : "integrations.frameworks";
     for (const auto& [name, j] : missing)
         rep.error("kueue-config.missing-framework", fw_node ? fw_node : &cfg.doc, fw_path,
@@ -134,14 +126,14 @@ void check_against_queues(const Inventory& inv, const std::vector<Job>& jobs, co
                                 " that use them are not queued");
         }
     // Fair-sharing weights.
-    if (!s.fair_sharing)
+    if (!o.fair_sharing)
         for (const auto& [r, w] : weights_of(inv))
             Reporter{*r, diags}.error("kueue-config.fair-sharing-weights", w, "spec.fairSharing.weight",
                                       r->ref.kind + " " + r->ref.name + " sets fairSharing.weight, which does nothing: " +
                                           what + " (" + where(cfg) + ") does not turn fair sharing on (" +
                                           s.fair_sharing_where + ")");
     // admissionScope.
-    if (!s.admission_fair_sharing)
+    if (!o.admission_fair_sharing_on)
         for (const Resource* cq : admission_scoped(inv))
             Reporter{*cq, diags}.error(
                 "kueue-config.admission-scope", present(present(&cq->doc, "spec"), "admissionScope"), "spec.admissionScope",
@@ -149,13 +141,13 @@ void check_against_queues(const Inventory& inv, const std::vector<Job>& jobs, co
                     " (" + where(cfg) + ") configures no admissionFairSharing, so Kueue ignores it (" + s.afs_where + ")");
 }
 
-void check_operator_cr(const Inventory& inv, const std::vector<Job>& jobs, const Resource& cr, const Target* target,
-                       Diagnostics& diags) {
+void check_operator_cr(const Inventory& inv, const std::vector<Job>& jobs, const model::KueueConfigObject& o,
+                       const Target* target, Diagnostics& diags) {
+    const Resource& cr = *o.object;
     const Reporter rep{cr, diags};
     if (cr.ref.name != platform::kKueueOperatorName)
         rep.error("kueue-config.name", present(present(&cr.doc, "metadata"), "name"), "metadata.name",
                   cel("<nil>", "object", "Kueue is a singleton, .metadata.name must be 'cluster'"));
-    const Node* config = present(present(&cr.doc, "spec"), "config");
     // The operator release the target runs, when the target says.
     std::optional<platform::KueueOperatorRelease> rel;
     if (target) {
@@ -172,13 +164,13 @@ void check_operator_cr(const Inventory& inv, const std::vector<Job>& jobs, const
                                   : std::string("the Red Hat build of Kueue");
 
     Settings s;
-    const auto& fws = items(present(present(config, "integrations"), "frameworks"));
     std::set<std::string> seen;
-    for (std::size_t i = 0; i < fws.size(); ++i) {
-        const std::string f = text(&fws[i]);
+    for (std::size_t i = 0; i < o.frameworks.size(); ++i) {
+        const std::string& f = o.frameworks[i].name;
+        const Node* at = o.frameworks[i].at;
         const std::string path = index("spec.config.integrations.frameworks", i);
         if (!seen.insert(f).second)
-            rep.error("kueue-config.framework", &fws[i], path,
+            rep.error("kueue-config.framework", at, path,
                       cel("spec.config.integrations.frameworks", "array", "each item in frameworks must be unique"));
         if (std::find(allowed.begin(), allowed.end(), f) == allowed.end()) {
             std::string msg = unsupported(path, go_quote(f), allowed);
@@ -191,67 +183,52 @@ void check_operator_cr(const Inventory& inv, const std::vector<Job>& jobs, const
             } else {
                 msg += suggestion(f, newest.frameworks);
             }
-            rep.error("kueue-config.framework", &fws[i], path, msg);
+            rep.error("kueue-config.framework", at, path, msg);
             continue;
         }
         s.frameworks.insert(f);
     }
     const std::size_t max = rel ? rel->max_frameworks : newest.max_frameworks;
-    if (fws.size() > max)
-        rep.error("kueue-config.framework", present(present(config, "integrations"), "frameworks"),
-                  "spec.config.integrations.frameworks",
-                  "spec.config.integrations.frameworks: Too many: " + std::to_string(fws.size()) + ": must have at most " +
-                      std::to_string(max) + " items (" + rtext + ")");
+    if (o.frameworks.size() > max)
+        rep.error("kueue-config.framework", o.frameworks_node, "spec.config.integrations.frameworks",
+                  "spec.config.integrations.frameworks: Too many: " + std::to_string(o.frameworks.size()) +
+                      ": must have at most " + std::to_string(max) + " items (" + rtext + ")");
     if (rel) {
-        auto unserved = [&](const char* field, bool served, const char* first) {
-            const Node* n = present(config, field);
+        auto unserved = [&](const Node* n, const char* field, bool served, const char* first) {
             if (n && !served)
                 rep.error("kueue-config.unserved", n, std::string("spec.config.") + field,
                           std::string("spec.config.") + field + " is not a field of " + rtext + "'s Kueue CR; it is first in " + first);
         };
-        unserved("multiKueue", rel->multi_kueue, "Red Hat build of Kueue 1.3");
-        unserved("resources", rel->resources, "Red Hat build of Kueue 1.4 (OpenShift AI 3.5)");
-        unserved("admissionFairSharing", rel->admission_fair_sharing, "Red Hat build of Kueue 1.4 (OpenShift AI 3.5)");
+        unserved(o.cr.multi_kueue, "multiKueue", rel->multi_kueue, "Red Hat build of Kueue 1.3");
+        unserved(o.cr.resources, "resources", rel->resources, "Red Hat build of Kueue 1.4 (OpenShift AI 3.5)");
+        unserved(o.admission_fair_sharing_node, "admissionFairSharing", rel->admission_fair_sharing,
+                 "Red Hat build of Kueue 1.4 (OpenShift AI 3.5)");
     }
     // The CRD's union rules.
-    const Node* gang = present(config, "gangScheduling");
-    if (gang && (text(present(gang, "policy")) == "ByWorkload") != (present(gang, "byWorkload") != nullptr))
+    if (const Node* gang = o.cr.gang_scheduling; gang && (o.cr.gang_policy == "ByWorkload") != (o.cr.gang_by_workload != nullptr))
         rep.error("kueue-config.union", gang, "spec.config.gangScheduling",
                   cel("spec.config.gangScheduling", "object", "byWorkload is required when policy is byWorkload, and forbidden otherwise"));
-    const Node* afs = present(config, "admissionFairSharing");
-    if (afs && (text(present(afs, "configuration")) == "Custom") != (present(afs, "custom") != nullptr))
+    if (const Node* afs = o.admission_fair_sharing_node; afs && (o.cr.afs_configuration == "Custom") != (o.cr.afs_custom != nullptr))
         rep.error("kueue-config.union", afs, "spec.config.admissionFairSharing",
                   cel("spec.config.admissionFairSharing", "object", "custom is required when configuration is Custom, and forbidden otherwise"));
 
-    s.label_policy_none = text(present(present(config, "workloadManagement"), "labelPolicy")) == "None";
-    s.fair_sharing = text(present(present(config, "preemption"), "preemptionPolicy")) == "FairSharing";
-    s.admission_fair_sharing = afs && !text(present(afs, "configuration")).empty();
     s.fair_sharing_where = "set spec.config.preemption.preemptionPolicy: FairSharing";
     s.afs_where = rel && !rel->admission_fair_sharing
                       ? rtext + " cannot configure it; admissionFairSharing is first in Red Hat build of Kueue 1.4"
                       : "set spec.config.admissionFairSharing.configuration";
-    check_against_queues(inv, jobs, cr, s, true, diags);
+    check_against_queues(inv, jobs, o, s, diags);
 }
 
-void check_configuration(const Inventory& inv, const std::vector<Job>& jobs, const Resource& cfg, const Target* target,
-                         Diagnostics& diags) {
-    const Reporter rep{cfg, diags};
-    const bool v1beta1 = cfg.ref.api_version.ends_with("/v1beta1");
+void check_configuration(const Inventory& inv, const std::vector<Job>& jobs, const model::KueueConfigObject& o,
+                         const Target* target, Diagnostics& diags) {
+    const Reporter rep{*o.object, diags};
     Settings s;
-    const Node* integrations = present(&cfg.doc, "integrations");
-    if (!integrations) s.frameworks.insert("batch/job");  // Kueue's default (SetDefaults_Configuration)
-    for (const auto& f : items(present(integrations, "frameworks"))) s.frameworks.insert(text(&f));
-    s.label_policy_none = text(present(&cfg.doc, "manageJobsWithoutQueueName")) == "true";
-    const Node* fs = present(&cfg.doc, "fairSharing");
-    // v1beta1: fairSharing.enable; v1beta2: the section itself turns it on.
-    s.fair_sharing = fs && (v1beta1 ? text(present(fs, "enable")) == "true" : true);
-    s.fair_sharing_where = v1beta1 ? "set fairSharing.enable: true" : "add a fairSharing section";
-    const Node* gates = present(&cfg.doc, "featureGates");
-    const Node* afs_gate = present(gates, "AdmissionFairSharing");
-    s.admission_fair_sharing = present(&cfg.doc, "admissionFairSharing") && text(afs_gate) != "false";
+    s.frameworks.insert(o.enabled_frameworks.begin(), o.enabled_frameworks.end());
+    s.fair_sharing_where = o.v1beta1 ? "set fairSharing.enable: true" : "add a fairSharing section";
     s.afs_where = "add an admissionFairSharing section";
     // The AFS gate pairing (Kueue 0.20).
-    const Node* anchor = present(gates, "AdmissionFairSharingAnchorAtQuotaReservation");
+    const Node* afs_gate = o.afs_gate;
+    const Node* anchor = o.anchor_gate;
     if (text(afs_gate) == "false" && text(anchor) != "false") {
         const bool v020 = !target || target->kueue >= Version{0, 20, 0};
         const std::string msg =
@@ -265,25 +242,20 @@ void check_configuration(const Inventory& inv, const std::vector<Job>& jobs, con
             rep.warning("kueue-config.afs-gates", afs_gate, "featureGates.AdmissionFairSharing",
                         msg + " (no --target: the Kueue version is unknown)");
     }
-    check_against_queues(inv, jobs, cfg, s, false, diags);
+    check_against_queues(inv, jobs, o, s, diags);
 }
 
 }  // namespace
 
 void check_kueue_config(const CrossContext& ctx, Diagnostics& diags) {
-    const Inventory& inv = ctx.inv;
-    const std::vector<Resource>& resources = ctx.resources;
-    const std::vector<Resource>* samples = ctx.samples;
-    const Target* target = ctx.target;
-    std::vector<Job> jobs;
-    bool any = false;
-    for (const auto& r : resources)
-        if (is_operator_cr(r) || is_configuration(r)) any = true;
-    if (!any) return;
-    jobs = jobs_of(resources, samples);
-    for (const auto& r : resources) {
-        if (is_operator_cr(r)) check_operator_cr(inv, jobs, r, target, diags);
-        else if (is_configuration(r)) check_configuration(inv, jobs, r, target, diags);
+    // kueue-manager-config ConfigMaps are not read here: validate passes the
+    // Configuration each carries as an object of its own (validate.cpp).
+    const model::KueueConfig kc = model::build_kueue_config(ctx.resources, {.config_maps = false});
+    if (kc.empty()) return;
+    const std::vector<Job> jobs = jobs_of(ctx.resources, ctx.samples);
+    for (const auto& o : kc.objects) {
+        if (o.form == model::KueueConfigForm::OperatorCR) check_operator_cr(ctx.inv, jobs, o, ctx.target, diags);
+        else check_configuration(ctx.inv, jobs, o, ctx.target, diags);
     }
 }
 

@@ -22,6 +22,7 @@
 // one-shot simulate keeps it still, as Kueue's unit tests keep their fake clock.
 #include <queueforge/base/diagnostics.hpp>
 #include <queueforge/base/quantity.hpp>
+#include <queueforge/model/kueue_config.hpp>
 
 #include <cstdint>
 #include <map>
@@ -37,13 +38,8 @@ struct Workload;
 // Resource name -> amount in nano units (Kueue's decimal quantities at scale 9).
 using NanoList = std::map<std::string, int128>;
 
-struct AfsConfig {
-    std::int64_t half_life_ns = 0;                   // usageHalfLifeTime (0: usage reset)
-    std::int64_t sampling_ns = 5LL * 60 * 1000000000LL;  // usageSamplingInterval (default 5m)
-    std::map<std::string, double> resource_weights;  // resourceWeights (default 1)
-    // Where each weight is written, to warn about resources no ClusterQueue covers.
-    std::map<std::string, Diagnostic> weight_sites;
-};
+// Configuration.admissionFairSharing as read (model/kueue_config.hpp).
+using AfsConfig = model::AdmissionFairSharing;
 
 // Pure functions (admission_fair_sharing.go, resource.MulByFloat).
 namespace afs {

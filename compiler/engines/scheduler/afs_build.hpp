@@ -11,7 +11,6 @@
 
 namespace queueforge::scheduler::detail {
 
-void read_afs_config(const Reader& rd, const Node* afs, const Node* feature_gates, Config& cfg);
 void read_cq_afs(const Reader& rd, const Node* spec, ClusterQueue& cq);
 void read_lq_afs(const Reader& rd, const Node* doc, LocalQueue& lq);
 // Warns about resourceWeights for resources no ClusterQueue covers (Kueue

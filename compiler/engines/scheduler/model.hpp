@@ -260,12 +260,7 @@ struct Workload {
     std::vector<TasPlacement> placements;
 };
 
-struct Transformation {
-    std::string input;
-    bool replace = false;
-    std::string multiply_by;
-    std::vector<std::pair<std::string, Quantity>> outputs;
-};
+using Transformation = model::ResourceTransformation;  // resources.transformations[]
 
 struct Config {
     PodsReadyConfig pods_ready;

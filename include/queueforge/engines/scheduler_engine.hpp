@@ -6,6 +6,7 @@
 //
 // Workloads are addressed by id: their index in the engine's namespace/name
 // order (workload_id()).
+#include <queueforge/model/kueue_config.hpp>
 #include <queueforge/base/diagnostics.hpp>
 #include <queueforge/frontend/manifests.hpp>
 #include <queueforge/engines/scheduler.hpp>
@@ -43,25 +44,9 @@ struct CycleEvents {
 };
 
 // Kueue's Configuration.waitForPodsReady as read from the inputs, defaults
-// applied (apis/config/v1beta{1,2}/defaults.go at Kueue ff69552e): v1beta1
-// needs `enable: true` (then blockAdmission defaults to true, timeout 5m);
-// v1beta2 defaults the struct whenever it is absent, so it is on unless the
-// DisableWaitForPodsReady gate is set (timeout 30m, blockAdmission false).
-// The Red Hat build's Kueue CR `spec.config.gangScheduling` is rendered to it
-// by the operator (openshift/kueue-operator pkg/configmap/configmap.go
-// buildWaitForPodsReady). The timeline applies it; one-shot simulate cannot
-// (pods have no readiness there).
-struct PodsReadyConfig {
-    bool enabled = true;
-    bool configured = false;       // the inputs say something (else Kueue's defaults)
-    std::int64_t timeout_ms = 30LL * 60 * 1000;
-    bool block_admission = false;
-    std::optional<std::int64_t> recovery_timeout_ms;
-    bool creation_timestamp = false;  // requeuingStrategy.timestamp: Creation (default Eviction)
-    std::optional<std::int32_t> backoff_limit_count;
-    std::int64_t backoff_base_seconds = 60, backoff_max_seconds = 3600;
-    std::string source = "Kueue defaults";  // "file:line" of the setting read
-};
+// applied (model/kueue_config.hpp). The timeline applies it; one-shot
+// simulate cannot (pods have no readiness there).
+using PodsReadyConfig = model::PodsReady;
 
 // Quota a workload holds: milli-CPU for cpu, units otherwise.
 struct HeldAmount {
