@@ -45,13 +45,14 @@ int build_site(const BuildFlags& f, std::string path, const std::string& out_dir
     }
     Compilation c = compile({.path = path, .target = f.target});
     Diagnostics& diags = c.diagnostics;
-    std::vector<SourceText> relabelled;  // --staged: paths as the user knows them
-    if (staged) {
-        relabelled = c.sources.texts();
-        relabel(*staged, diags, relabelled);
-    }
-    const std::vector<SourceText>& sources = staged ? relabelled : c.sources.texts();
-    if (int rc = report(diags, sources, f.gate); rc != kOk) return rc;
+    // Only the findings and the objects are used from here on: the site model
+    // is not kept beside them while they are reported and written.
+    c.site.reset();
+    // Nothing below needs the texts again: they are handed to report, not
+    // copied (a large site's text would be held twice beside its objects).
+    std::vector<SourceText> sources = c.sources.release();
+    if (staged) relabel(*staged, diags, sources);  // --staged: paths as the user knows them
+    if (int rc = report(diags, std::move(sources), f.gate); rc != kOk) return rc;
     if (!c.lowered) return kInvalid;
     const auto& lowered = c.lowered;
 

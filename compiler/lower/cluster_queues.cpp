@@ -159,6 +159,8 @@ Node resource_groups_node(const std::vector<ResourceGroup>& groups, const Trace&
         }
         rg.set("coveredResources", std::move(covered));
         Node flavors = Node::sequence();
+        // Sized up front: a large site has hundreds of thousands of these.
+        flavors.items().reserve(g.flavors.size());
         Trace flavors_tr = g_tr.field("flavors");
         if (!g.flavors.empty())
             flavors_tr.set(g.flavors.front().mark, Derivation::Formed,
@@ -168,12 +170,15 @@ Node resource_groups_node(const std::vector<ResourceGroup>& groups, const Trace&
             Trace f_tr = flavors_tr.item(flavors.size());
             f_tr.set(f.pool_mark, Derivation::Written);
             Node fn = Node::mapping();
+            fn.entries().reserve(2);
             fn.set("name", Node::string(f.flavor));
             Node resources = Node::sequence();
+            resources.items().reserve(f.resources.size());
             for (const auto& r : f.resources) {
                 Trace r_tr = f_tr.field("resources").item(resources.size());
                 r_tr.set(r.name_from);
                 Node rn = Node::mapping();
+                rn.entries().reserve(2 + (r.borrowing_limit ? 1 : 0) + (r.lending_limit ? 1 : 0));
                 rn.set("name", Node::string(r.name));
                 rn.set("nominalQuota", Node::string(r.nominal.to_string()));
                 r_tr.set("nominalQuota", r.nominal_from);

@@ -24,6 +24,11 @@ void SourceSet::add(const std::vector<SourceText>& texts) {
     for (const auto& t : texts) add(t.path, t.text);
 }
 
+std::vector<SourceText> SourceSet::release() {
+    index_.clear();
+    return std::move(texts_);
+}
+
 const SourceText* SourceSet::find(const std::string& path) const {
     auto it = index_.find(path);
     return it == index_.end() ? nullptr : &texts_[it->second];

@@ -32,6 +32,9 @@ public:
     const SourceText* find(const std::string& path) const;
     // In the order first added: what render_text and the report formats take.
     const std::vector<SourceText>& texts() const { return texts_; }
+    // The texts, leaving the set empty: for a caller that is done with the
+    // compilation's sources (a large site's text is not copied to report).
+    std::vector<SourceText> release();
     bool empty() const { return texts_.empty(); }
 
 private:

@@ -85,6 +85,8 @@ void read_dsc(const Reader& r, const Node& n, DataScienceCluster& d) {
 template <class T, class F>
 void read_list(const Reader& r, const Node* n, const char* what, std::vector<T>& out, F read_one) {
     if (!n || !r.expect_seq(*n, what)) return;
+    // Sized once: a site of 10,000 teams keeps its model while it is lowered.
+    out.reserve(out.size() + n->items().size());
     for (std::size_t i = 0; i < n->items().size(); ++i) {
         T item;
         std::string label = std::string(what) + "[" + std::to_string(i) + "]";
@@ -216,9 +218,10 @@ std::optional<Site> load_site_document(const Node& root, const std::string& path
 
 std::optional<Site> load_site_file(const std::string& path, Diagnostics& diags, std::string* text_out,
                                    std::vector<SourceText>* base_sources) {
-    std::string text;
+    // The caller's string when it keeps the text: a large site is not held twice.
+    std::string own;
+    std::string& text = text_out ? *text_out : own;
     if (!read_file_limited(path, text, diags)) return std::nullopt;
-    if (text_out) *text_out = text;
     auto root = one_document(path, text, diags);
     if (!root) return std::nullopt;
     return load_site_document(*root, path, diags, base_sources);

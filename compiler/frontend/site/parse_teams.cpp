@@ -52,6 +52,7 @@ void read_settings(const Reader& r, const Node& n, const std::string& what, Queu
 
 void read_quota(const Reader& r, const Node* n, const std::string& what, std::vector<QuotaEntry>& out) {
     if (!n || !r.expect_seq(*n, what)) return;
+    out.reserve(out.size() + n->items().size());  // kept for every team while the site is lowered
     for (std::size_t i = 0; i < n->items().size(); ++i) {
         const Node& q = n->items()[i];
         std::string label = what + "[" + std::to_string(i) + "]";

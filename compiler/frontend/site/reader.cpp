@@ -169,6 +169,7 @@ void Reader::read_amounts(const Node* n, std::string_view what, std::vector<Amou
               rule("type"));
         return;
     }
+    out.reserve(out.size() + n->entries().size());
     for (const auto& e : n->entries()) {
         std::string label = std::string(what) + "." + e.key;
         std::string why = check_qualified_name(e.key);
