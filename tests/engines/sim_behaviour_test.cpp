@@ -331,3 +331,34 @@ fairSharing: {}
     CHECK(zero.wl("b1").admitted);
     CHECK_FALSE(zero.wl("a1").admitted);
 }
+
+TEST_CASE("simulate: the Red Hat build's Kueue CR with preemptionPolicy FairSharing turns fair sharing on", "[simulate][fairsharing]") {
+    // The operator renders FairSharing as Kueue's fairSharing with both
+    // preemption strategies (openshift/kueue-operator dc3b6577,
+    // pkg/configmap/configmap.go buildFairSharing); Classical as none.
+    auto objs = [&](const std::string& policy) {
+        return kHead + R"(
+---
+apiVersion: kueue.openshift.io/v1
+kind: Kueue
+metadata: {name: cluster}
+spec:
+  managementState: Managed
+  config:
+    integrations: {frameworks: [BatchJob]}
+    preemption: {preemptionPolicy: )" + policy + R"(}
+)" + cq("pool", fl("f1", "9"), "cohortName: co, ") +
+               cq("a", fl("f1", "0"), "cohortName: co, fairSharing: {weight: '1'}, ") +
+               cq("b", fl("f1", "0"), "cohortName: co, fairSharing: {weight: '2'}, ") + running("a0", "a", "f1", "4") +
+               running("b0", "b", "f1", "4") + pending("a1", "a", "1", 0, "2025-06-01T10:00:00Z") +
+               pending("b1", "b", "1", 0, "2025-06-01T10:00:05Z");
+    };
+    // Fair sharing: b's lower weighted share wins the last cpu.
+    auto fair = run(objs("FairSharing"), {.max_cycles = 1});
+    CHECK(fair.wl("b1").admitted);
+    CHECK_FALSE(fair.wl("a1").admitted);
+    // Classical: the older workload wins, whatever the weights.
+    auto classical = run(objs("Classical"), {.max_cycles = 1});
+    CHECK(classical.wl("a1").admitted);
+    CHECK_FALSE(classical.wl("b1").admitted);
+}

@@ -2,8 +2,9 @@
 // the one reading of it (model/kueue_config.hpp): fair sharing, resource
 // exclusion and transformations, quotaCheckStrategy, admission fair sharing,
 // waitForPodsReady. Kueue runs with the first Configuration (or
-// kueue-manager-config ConfigMap) in canonical order; without one the Kueue
-// CR's gangScheduling is read. Features that change admission but are not
+// kueue-manager-config ConfigMap) in canonical order; without one, with the
+// Kueue CR's fair sharing and gangScheduling as its operator renders them
+// (the CR's admissionFairSharing is not read here yet). Features that change admission but are not
 // simulated are reported as warnings (rule sim.not-simulated).
 #include "engines/scheduler/cluster_state.hpp"
 
@@ -19,6 +20,12 @@ void build_config(const Inputs& in, Config& cfg, Diagnostics& diags) {
         if (o.form == model::KueueConfigForm::OperatorCR) {
             if (used) continue;
             report(o);
+            // The operator renders preemptionPolicy FairSharing as Kueue's
+            // fairSharing with both preemption strategies, anything else as
+            // none (openshift/kueue-operator dc3b6577,
+            // pkg/configmap/configmap.go buildFairSharing).
+            cfg.fair_sharing = o.fair_sharing;
+            cfg.strategies = {0, 1};
             if (o.pods_ready) cfg.pods_ready = *o.pods_ready;
             continue;
         }
