@@ -3,6 +3,7 @@
 // `cohort`, v1beta2 `cohortName`; v1alpha1 Cohort `parent`, v1beta1/v1beta2
 // `parentName`). Lenient: a field of the wrong shape reads as absent, since
 // validate reports it with its position.
+#include <queueforge/base/node_read.hpp>
 #include <queueforge/model/amount.hpp>
 #include <queueforge/model/cluster.hpp>
 
@@ -19,21 +20,13 @@ struct View {
     const Node* doc;
 };
 
-const Node* child(const Node* n, std::string_view key) { return n && n->is_map() ? n->find(key) : nullptr; }
-
-std::string text(const Node* n) { return n && n->is_scalar() && !n->is_null() ? n->text() : std::string(); }
-
+// Field reads are base/node_read.hpp's (child, text, items).
 std::string text_at(const Node* map, std::string_view key) { return text(child(map, key)); }
 
 std::optional<Quantity> quantity_at(const Node* map, std::string_view key) {
     std::string t = text_at(map, key);
     if (t.empty()) return std::nullopt;
     return Quantity::parse(t);
-}
-
-const std::vector<Node>& items(const Node* n) {
-    static const std::vector<Node> kNone;
-    return n && n->is_seq() ? n->items() : kNone;
 }
 
 Labels labels_at(const Node* map, std::string_view key) {

@@ -10,14 +10,7 @@ namespace queueforge::model {
 std::string scalar_text(const Node* n) { return n && n->is_scalar() && !n->is_null() ? n->text() : std::string(); }
 
 Diagnostic FieldReader::finding(Severity s, const Node* at, const std::string& msg, const std::string& rule) const {
-    Diagnostic d;
-    d.severity = s;
-    d.file = r.file;
-    d.mark = mark_of(at, r);
-    d.message = r.ref.display() + ": " + msg;
-    d.rule = rule;
-    d.object = r.ref;
-    return d;
+    return object_finding(r, s, at, r.ref.display() + ": " + msg, rule);
 }
 
 void FieldReader::error(const Node* at, const std::string& msg, const std::string& rule) const {

@@ -7,15 +7,7 @@ namespace queueforge::policy {
 void report(const Cluster& c, const Finding& f, Diagnostics& out) {
     const Resource& r = c.objects[f.object];
     const Node* at = f.field_path.empty() ? nullptr : resolve_field_path(r.doc, f.field_path);
-    Diagnostic d;
-    d.severity = f.severity;
-    d.file = r.file;
-    d.mark = mark_of(at, r);
-    d.message = f.message;
-    d.rule = f.rule;
-    d.object = r.ref;
-    d.path = f.field_path;
-    out.add(std::move(d));
+    out.add(object_finding(r, f.severity, at, f.message, f.rule, f.field_path));
 }
 
 std::string describe(const cel::Value& v) {

@@ -32,15 +32,7 @@ std::string lower(std::string_view s) {
 
 void Reporter::report(Severity s, const std::string& rule, const Node* at, const std::string& path,
                       const std::string& message) const {
-    Diagnostic d;
-    d.severity = s;
-    d.file = job_.file;
-    d.mark = mark_of(at, job_);
-    d.message = job_.ref.display() + ": " + message;
-    d.rule = rule;
-    d.object = job_.ref;
-    d.path = path;
-    diags_.add(std::move(d));
+    diags_.add(object_finding(job_, s, at, job_.ref.display() + ": " + message, rule, path));
 }
 
 void Reporter::invalid(const Node* at, const std::string& path, const std::string& message) const {

@@ -109,4 +109,17 @@ Mark mark_of(const Node* n, const Resource& r) {
     return r.doc.mark();
 }
 
+Diagnostic object_finding(const Resource& r, Severity s, const Node* at, std::string message, std::string rule,
+                          std::string path) {
+    Diagnostic d;
+    d.severity = s;
+    d.file = r.file;
+    d.mark = mark_of(at, r);
+    d.message = std::move(message);
+    d.rule = std::move(rule);
+    d.object = r.ref;
+    d.path = std::move(path);
+    return d;
+}
+
 }  // namespace queueforge

@@ -39,4 +39,9 @@ Resource resource_of(Object o, const std::string& file);
 // A Node's position, or the object's when the node has none.
 Mark mark_of(const Node* n, const Resource& r);
 
+// A finding about `r` at `at` (the object's position when `at` has none),
+// naming the object and the field path.
+Diagnostic object_finding(const Resource& r, Severity s, const Node* at, std::string message, std::string rule,
+                          std::string path = {});
+
 }  // namespace queueforge
