@@ -1,4 +1,5 @@
 // model::FieldReader (field_reader.hpp): typed fields with positioned findings.
+#include <queueforge/base/node_read.hpp>
 #include <queueforge/model/field_reader.hpp>
 
 #include <cctype>
@@ -7,7 +8,7 @@
 
 namespace queueforge::model {
 
-std::string scalar_text(const Node* n) { return n && n->is_scalar() && !n->is_null() ? n->text() : std::string(); }
+std::string scalar_text(const Node* n) { return queueforge::text(n); }
 
 Diagnostic FieldReader::finding(Severity s, const Node* at, const std::string& msg, const std::string& rule) const {
     return object_finding(r, s, at, r.ref.display() + ": " + msg, rule);

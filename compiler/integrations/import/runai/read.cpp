@@ -4,6 +4,7 @@
 #include <queueforge/integrations/runai.hpp>
 
 #include <queueforge/base/names.hpp>
+#include <queueforge/base/node_read.hpp>
 #include <queueforge/base/yaml_load.hpp>
 
 #include <algorithm>
@@ -51,7 +52,7 @@ std::optional<double> number_of(const Node& n) {
     return v;
 }
 
-std::string text_of(const Node* n) { return n && n->is_scalar() && !n->is_null() ? n->text() : std::string(); }
+std::string text_of(const Node* n) { return queueforge::text(n); }  // base/node_read.hpp
 
 const Node* first_of(const Node& n, std::initializer_list<const char*> keys) {
     for (const char* k : keys)
