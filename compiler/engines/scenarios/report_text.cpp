@@ -1,5 +1,6 @@
 // `simulate -o text`: one table per ClusterQueue, then what failed.
 #include <queueforge/engines/scenarios.hpp>
+#include <queueforge/base/text.hpp>
 
 #include <algorithm>
 #include <map>
@@ -17,11 +18,7 @@ std::string flavors_of(const scheduler::WorkloadOutcome& w) {
     return s.empty() ? "-" : s;
 }
 
-std::string join(const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-    return s;
-}
+std::string join(const std::vector<std::string>& v) { return queueforge::join(v, ", "); }
 
 // An unhealthy node is the lowest-level value of a domain of its placement.
 bool hosts_pods(const scheduler::WorkloadOutcome& w) {

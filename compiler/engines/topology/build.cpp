@@ -1,6 +1,7 @@
 // The domain tree of a topology (Kueue: tas_topology_tree.go, tas_nodes_cache.go,
 // pkg/util/tas/node.go at ff69552e).
 #include "engines/topology/snapshot.hpp"
+#include <queueforge/base/text.hpp>
 
 #include <algorithm>
 #include <map>
@@ -18,12 +19,8 @@ int Snapshot::resource_index(const std::string& r) const {
 namespace {
 
 std::string join(const std::vector<std::string>& v, std::size_t from = 0) {
-    std::string out;
-    for (std::size_t i = from; i < v.size(); ++i) {
-        if (i > from) out += ',';
-        out += v[i];
-    }
-    return out;
+    if (from >= v.size()) return {};
+    return queueforge::join(std::vector<std::string>(v.begin() + static_cast<std::ptrdiff_t>(from), v.end()), ",");
 }
 
 }  // namespace

@@ -40,6 +40,7 @@
 // kueueOperator section does not carry it, so the mapping is written as a
 // comment for the admin to add.
 #include "integrations/import/runai/placement.hpp"
+#include <queueforge/base/text.hpp>
 
 #include <queueforge/base/names.hpp>
 #include <queueforge/frontend/kueue_operator.hpp>
@@ -51,11 +52,7 @@ namespace queueforge::importer::runai::detail {
 
 namespace {
 
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-    std::string out;
-    for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-    return out;
-}
+std::string join(const std::vector<std::string>& v, std::string_view sep = ", ") { return queueforge::join(v, sep); }
 
 std::string shape_text(const std::vector<std::int64_t>& shape) {
     std::string out;
