@@ -12,11 +12,11 @@
 // plus what the admin lists. preemption.preemptionPolicy FairSharing when a
 // team or cohort sets a fair-sharing weight (the operator renders it as
 // Kueue's fairSharing; without it Kueue ignores the weights).
+#include "lower/kueue_settings.hpp"
 #include "lower/metadata.hpp"
 #include "lower/passes.hpp"
 
 #include <queueforge/base/names.hpp>
-#include <queueforge/frontend/job_kinds.hpp>
 #include <queueforge/frontend/kueue_operator.hpp>
 
 #include <algorithm>
@@ -32,16 +32,6 @@ std::string release_text(const platform::KueueOperatorRelease& r) { return "Red 
 std::optional<platform::KueueOperatorRelease> first_with(const std::string& framework) {
     for (auto& r : platform::kueue_operator_releases())
         if (std::find(r.frameworks.begin(), r.frameworks.end(), framework) != r.frameworks.end()) return r;
-    return std::nullopt;
-}
-
-// A Mark of the first fair-sharing weight the site sets, and whose it is.
-std::optional<std::pair<Mark, std::string>> first_weight(const site::Site& s) {
-    if (s.team_defaults.fair_sharing_weight) return std::pair{s.team_defaults.fair_sharing_weight->mark, std::string("teamDefaults")};
-    for (const auto& t : s.teams)
-        if (t.settings.fair_sharing_weight) return std::pair{t.settings.fair_sharing_weight->mark, "team " + t.name.value};
-    for (const auto& c : s.cohorts)
-        if (c.fair_sharing_weight) return std::pair{c.fair_sharing_weight->mark, "cohort " + c.name.value};
     return std::nullopt;
 }
 
@@ -95,19 +85,10 @@ void lower_kueue_operator(Context& ctx) {
         }
         wanted.try_emplace(f, std::move(from));
     };
-    for (const auto& j : site_job_kinds(ctx.site)) {
-        const std::string f = platform::framework_of(j.api_version, j.kind);
-        if (f.empty()) continue;
-        want(f, {j.mark, Derivation::Formed, "workload " + j.workload + " is a " + j.kind}, j.mark,
-             "workload \"" + j.workload + "\" (" + j.kind + ")");
+    for (auto& need : needed_job_kinds(ctx)) {
+        const std::string f = platform::framework_of(need.api_version, need.kind);
+        if (!f.empty()) want(f, std::move(need.from), need.at, need.because);
     }
-    const auto& hp = ctx.site.hardware_profiles;
-    if (hp && (!hp->profiles.empty() || (hp->per_team_and_pool && hp->per_team_and_pool->value)))
-        for (const char* f : {"StatefulSet", "Deployment"})
-            want(f,
-                 {hp->mark, Derivation::Formed,
-                  "HardwareProfiles: the dashboard's workbenches are StatefulSets, its model servers Deployments"},
-                 hp->mark, "spec.hardwareProfiles");
     for (const auto& f : k.frameworks) {
         const bool known_anywhere = first_with(f.value).has_value();
         if (!known_anywhere) {
@@ -171,7 +152,7 @@ void lower_kueue_operator(Context& ctx) {
     }
 
     // ---- preemption --------------------------------------------------------
-    const auto weight = first_weight(ctx.site);
+    const auto weight = first_fair_sharing_weight(ctx.site);
     std::string policy = k.preemption_policy.value;
     if (policy == "Classical" && weight)
         ctx.error(weight->first,
@@ -232,6 +213,20 @@ void lower_kueue_operator(Context& ctx) {
                 afs.set("custom", std::move(c));
             }
             config.set("admissionFairSharing", std::move(afs));
+        }
+    }
+    // ---- resources.deviceClassMappings (1.4+) ------------------------------
+    if (!k.device_class_mappings.empty()) {
+        if (!rel->resources)
+            ctx.error(k.device_class_mappings.front().mark,
+                      "spec.kueueOperator.deviceClassMappings: " + rtext + " (target " + ctx.target.name +
+                          ") has no spec.config.resources; it is first in Red Hat build of Kueue 1.4 (OpenShift AI 3.5)",
+                      "target.kueue-operator");
+        else {
+            Node res = Node::mapping();
+            res.set("deviceClassMappings",
+                    device_class_mappings_node(k.device_class_mappings, cfg_tr.field("resources").field("deviceClassMappings")));
+            config.set("resources", std::move(res));
         }
     }
     if (ctx.diags.count(Severity::Error) > errors_before) return;

@@ -96,6 +96,7 @@ std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const
     lower::lower_tenant_rbac(ctx);
     lower::lower_hardware_profiles(ctx);
     lower::lower_kueue_operator(ctx);
+    lower::lower_kueue_config(ctx);
     lower::check_share_sums(ctx, s.teams);
     lower::apply_patches(ctx);
     lower::add_passthrough(ctx);

@@ -14,6 +14,7 @@ void lower_namespaces(Context& ctx);
 void lower_tenant_rbac(Context& ctx);   // RoleBindings of the teams' members
 void lower_hardware_profiles(Context& ctx);  // the dashboard's HardwareProfiles of type Queue
 void lower_kueue_operator(Context& ctx);     // the Red Hat build of Kueue operator's Kueue CR
+void lower_kueue_config(Context& ctx);       // plain Kueue's Configuration (the kueue-manager-config ConfigMap)
 void lower_data_science_cluster(Context& ctx);
 
 // Shared by teams and cohorts: resourceGroups as Kueue spells them, with

@@ -202,11 +202,26 @@ TEST_CASE("yaml: quoted strings escape what YAML cannot show raw") {
     CHECK(one_line(str("ls\xE2\x80\xA8ps\xE2\x80\xA9")) == R"("ls\u2028ps\u2029")");
     CHECK(one_line(str("\xEF\xBB\xBFx")) == R"("\uFEFFx")");
     CHECK(one_line(str("bad\xff")) == R"("bad\uFFFD")");
-    CHECK(one_line(str("caf\xC3\xA9\n")) == "\"caf\xC3\xA9\\n\"");
-    CHECK(one_line(str("line1\nline2\n")) == R"("line1\nline2\n")");
+    // Text a literal block could not carry unchanged stays quoted.
+    CHECK(one_line(str("caf\xC3\xA9\n\n")) == "\"caf\xC3\xA9\\n\\n\"");  // two final breaks
+    CHECK(one_line(str(" line1\nline2\n")) == R"(" line1\nline2\n")");  // leading blank
+    CHECK(one_line(str("\nline2\n")) == R"("\nline2\n")");              // empty first line
+    CHECK(one_line(str("line1\n  \nline3")) == R"("line1\n  \nline3")");  // a line of spaces
+    CHECK(one_line(str("line1\r\nline2\n")) == R"("line1\r\nline2\n")");
     CHECK(one_line(str("true")) == R"("true")");
     CHECK(one_line(str("")) == R"("")");
     CHECK(one_line(str("caf\xC3\xA9")) == "caf\xC3\xA9");
+}
+
+TEST_CASE("yaml: multi-line text is a literal block that reads back the same") {
+    // A ConfigMap's configuration file, as kubectl users write it.
+    CHECK(one_line(str("caf\xC3\xA9\n")) == "|\n  caf\xC3\xA9");
+    CHECK(emit_yaml(map_of({{"k", str("line1\n\n  line3\n")}})) == "k: |\n  line1\n\n    line3\n");
+    CHECK(emit_yaml(map_of({{"k", str("a: 1\nb: [x]")}})) == "k: |-\n  a: 1\n  b: [x]\n");
+    CHECK(emit_yaml(map_of({{"m", map_of({{"k", str("x\ny\n")}})}})) == "m:\n  k: |\n    x\n    y\n");
+    for (const char* t : {"line1\nline2\n", "line1\nline2", "a\n\n\nb\n", "# not a comment\n- not a list\n",
+                          "key: \"value\"\n  indented: true\n", "trailing  \nx\n", "tab\tinside\n"})
+        require_round_trip(map_of({{"k", str(t)}, {"after", str("v")}}));
 }
 
 TEST_CASE("yaml: empty collections, nulls and nesting") {

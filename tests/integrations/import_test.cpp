@@ -1320,3 +1320,42 @@ TEST_CASE("import: the site file is written whole or not at all", "[import]") {
     CHECK(missing.has_errors());
     CHECK_FALSE(fs::exists(dir.path / "no-such-dir"));
 }
+
+TEST_CASE("import: Kueue's kueue-manager-config becomes spec.kueueConfig or is kept whole when it says more", "[import]") {
+    const std::string golden = qf_test::read_text(qf_test::source_dir() / "tests/golden/kueue-config@kueue-0.18.yaml");
+    auto r = import_text(golden);
+    REQUIRE(r.result);
+    INFO(r.text);
+    CHECK(r.result->stats.passthrough == 0);
+    const Node* kc = r.result->site.find("spec")->find("kueueConfig");
+    REQUIRE(kc);
+    CHECK(kc->find("frameworks")->items().size() == 2);
+    CHECK(kc->find("deviceClassMappings")->items().size() == 2);
+    CHECK_FALSE(kc->find("fairSharing"));  // the team's weight turns it on
+    CHECK(render_stream(build(r.text), "") == golden.substr(golden.find("---")));
+
+    // In another namespace, fair sharing on without a weight.
+    std::string moved = golden;
+    moved.replace(moved.find("namespace: kueue-system"), 23, "namespace: kueue-ops");
+    const std::string weight = "  fairSharing:\n    weight: \"2\"\n";
+    moved.erase(moved.find(weight), weight.size());
+    auto m = import_text(moved);
+    REQUIRE(m.result);
+    const Node* mk = m.result->site.find("spec")->find("kueueConfig");
+    REQUIRE(mk);
+    CHECK(text_at(*mk, {"namespace"}) == "kueue-ops");
+    CHECK(text_at(*mk, {"fairSharing"}) == "true");
+    CHECK(render_stream(build(m.text), "") == moved.substr(moved.find("---")));
+
+    // A setting the site cannot say: the ConfigMap is kept whole, and the
+    // weight it turns on is not reported as unused.
+    std::string more = golden;
+    more.replace(more.find("    integrations:\n"), 0, "    waitForPodsReady:\n      timeout: 10m\n");
+    auto w = import_text(more);
+    REQUIRE(w.result);
+    CHECK(w.result->stats.passthrough == 1);
+    CHECK_FALSE(w.result->site.find("spec")->find("kueueConfig"));
+    Diagnostics d;
+    CHECK_FALSE(qf_test::build_text(w.text, d).empty());
+    CHECK_FALSE(qf_test::has_rule(d, "site.fair-sharing-off"));
+}

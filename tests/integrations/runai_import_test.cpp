@@ -3,6 +3,8 @@
 // bad input with positions, and the before/after comparison.
 #include "test_util.hpp"
 
+#include <queueforge/base/node_read.hpp>
+#include <queueforge/base/yaml_emit.hpp>
 #include <queueforge/compile.hpp>
 #include <queueforge/integrations/runai.hpp>
 
@@ -287,11 +289,28 @@ TEST_CASE("runai import: a target without Cohorts is refused with the site's rea
     REQUIRE(d.has_errors());
     CHECK(d.all()[0].rule == "runai.site");
     CHECK_THAT(d.all()[0].message, Catch::Contains("serves no Cohort objects"));
-    // And fair sharing cannot be switched on through the Kueue CR there.
-    bool noted = false;
-    for (const auto& f : m->fidelity)
-        noted = noted || (f.setting == "fair sharing of over-quota resources" && f.status == "approximated");
-    CHECK(noted);
+    // Fair sharing is switched on in Kueue's own Configuration there.
+    auto fidelity = [](const Migration& mig, const std::string& object, const std::string& setting) {
+        for (const auto& f : mig.fidelity)
+            if (f.object == object && f.setting == setting) return f.status + ": " + f.kueue;
+        return std::string("missing");
+    };
+    CHECK_THAT(fidelity(*m, "organization", "fair sharing of over-quota resources"),
+               Catch::StartsWith("exact: kueueConfig.fairSharing true"));
+    CHECK(text_at(*m->site.find("spec")->find("kueueConfig"), {"fairSharing"}) == "true");
+    // Kueue 0.6 has none: the weights are left out rather than emitted to do nothing.
+    MigrationOptions k6;
+    k6.target = "kueue-0.6";
+    auto m6 = migrate(org, k6, d);
+    REQUIRE(m6);
+    CHECK(fidelity(*m6, "organization", "fair sharing of over-quota resources").starts_with("not expressible: "));
+    CHECK(emit_yaml(m6->site).find("fairSharingWeight") == std::string::npos);
+    // OpenShift AI 2.x configures its embedded Kueue itself.
+    MigrationOptions r2;
+    r2.target = "rhoai-2.25";
+    auto m2 = migrate(org, r2, d);
+    REQUIRE(m2);
+    CHECK(fidelity(*m2, "organization", "fair sharing of over-quota resources").starts_with("approximated: "));
 }
 
 TEST_CASE("runai import: a demands file naming unknown projects or pools is refused", "[runai]") {
@@ -546,32 +565,48 @@ TEST_CASE("runai import: placement without a topology stays not expressible, and
     CHECK(fidelity(*m3, "node pool h100", "network topology") == "not expressible: ");
 }
 
-TEST_CASE("runai import: DRA DeviceClasses become deviceClassMappings the admin adds", "[runai]") {
+namespace {
+
+// The compiled object of a kind, or nullptr.
+const Object* compiled(const Compilation& c, const std::string& kind) {
+    for (const auto& o : c.objects())
+        if (o.kind == kind) return &o;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("runai import: DRA DeviceClasses become the site's deviceClassMappings", "[runai]") {
     const Organization org = topology_example();
     Diagnostics d;
     auto m = migrate(org, {}, d);
     REQUIRE(m);
     CHECK_THAT(fidelity(*m, "node pool a100", "GPU fractions as DRA DeviceClasses"),
                Catch::StartsWith("approximated: deviceClassMappings gpu.nvidia.com/devices <- gpu.nvidia.com, "
-                                 "mig.nvidia.com/devices <- mig.nvidia.com in the Kueue CR (kueue.openshift.io/v1 "
-                                 "cluster) spec.config.resources.deviceClassMappings"));
+                                 "mig.nvidia.com/devices <- mig.nvidia.com in spec.kueueOperator.deviceClassMappings "
+                                 "(the Kueue CR's spec.config.resources)"));
     CHECK_THAT(fidelity_note(*m, "node pool a100", "GPU fractions as DRA DeviceClasses"),
                Catch::Contains("Kueue counts whole devices per claim"));
     CHECK_THAT(fidelity(*m, "organization", "GPU fractions and dynamic fractions"),
                Catch::StartsWith("approximated: DRA DeviceClasses the pools declare: a100 gpu.nvidia.com mig.nvidia.com"));
     const std::string site = render_site(*m);
-    CHECK_THAT(site, Catch::Contains("# deviceClassMappings, which the site cannot carry. Add under spec.config.resources "
-                                     "of the Kueue CR cluster (kueue.openshift.io/v1):\n"
-                                     "#   deviceClassMappings:\n"
-                                     "#     - name: gpu.nvidia.com/devices\n"
-                                     "#       deviceClassNames: [gpu.nvidia.com]\n"
-                                     "#     - name: mig.nvidia.com/devices\n"
-                                     "#       deviceClassNames: [mig.nvidia.com]\n"
-                                     "# and give the teams quota"));
-    // The notes are comments: the site still builds.
+    CHECK_THAT(site, Catch::Contains("  kueueOperator:\n"));
+    CHECK_THAT(site, Catch::Contains("    deviceClassMappings:\n"
+                                     "      - name: gpu.nvidia.com/devices\n"
+                                     "        deviceClassNames:\n"
+                                     "          - gpu.nvidia.com\n"
+                                     "      - name: mig.nvidia.com/devices\n"));
+    CHECK(site.find("\n#", site.find("apiVersion")) == std::string::npos);  // nothing left to copy by hand
+    // The Kueue CR carries them.
     Compilation c = compile({.path = "runai-site.yaml", .text = site});
     INFO(qf_test::messages(c.diagnostics));
-    CHECK(c.ok());
+    REQUIRE(c.ok());
+    const Object* cr = compiled(c, "Kueue");
+    REQUIRE(cr);
+    const Node* res = cr->doc.find("spec")->find("config")->find("resources");
+    REQUIRE(res);
+    REQUIRE(res->find("deviceClassMappings")->items().size() == 2);
+    CHECK(res->find("deviceClassMappings")->items()[1].find("name")->text() == "mig.nvidia.com/devices");
 
     // Upstream Kueue: the Configuration, with the alpha gate before 0.18.
     MigrationOptions k16;
@@ -579,15 +614,25 @@ TEST_CASE("runai import: DRA DeviceClasses become deviceClassMappings the admin 
     auto m16 = migrate(org, k16, d);
     REQUIRE(m16);
     CHECK_THAT(fidelity(*m16, "node pool a100", "GPU fractions as DRA DeviceClasses"),
-               Catch::Contains("Kueue's Configuration resources.deviceClassMappings with the feature gate "
-                               "DynamicResourceAllocation=true"));
+               Catch::Contains("in spec.kueueConfig.deviceClassMappings (Kueue's Configuration "
+                               "resources.deviceClassMappings, with the feature gate DynamicResourceAllocation the "
+                               "site turns on)"));
+    Compilation c16 = compile({.path = "runai-site.yaml", .text = render_site(*m16)});
+    INFO(qf_test::messages(c16.diagnostics));
+    REQUIRE(c16.ok());
+    const Object* cm = compiled(c16, "ConfigMap");
+    REQUIRE(cm);
+    const std::string text = cm->doc.find("data")->find("controller_manager_config.yaml")->text();
+    CHECK_THAT(text, Catch::Contains("resources:\n  deviceClassMappings:\n    - name: gpu.nvidia.com/devices\n"));
+    CHECK_THAT(text, Catch::Contains("featureGates:\n  DynamicResourceAllocation: true\n"));
+    CHECK_THAT(text, Catch::Contains("fairSharing:\n  preemptionStrategies:"));
+
     MigrationOptions k13;
     k13.target = "kueue-0.13";
     auto m13 = migrate(org, k13, d);
     REQUIRE(m13);
-    CHECK_THAT(render_site(*m16), Catch::Contains("# turn on Kueue's feature gate DynamicResourceAllocation=true,"));
     CHECK(fidelity(*m13, "node pool a100", "GPU fractions as DRA DeviceClasses") == "not expressible: ");
-    CHECK(m13->admin_notes.empty());
+    CHECK_FALSE(m13->site.find("spec")->find("kueueConfig")->find("deviceClassMappings"));
 }
 
 TEST_CASE("runai import: the topology example's before and after is computed on the placed nodes", "[runai]") {

@@ -104,6 +104,34 @@ void append_string(std::string& out, const std::string& s) {
         out += s;
 }
 
+// Whether a string reads back unchanged from a literal block scalar (`|` or
+// `|-`) indented by any amount: several lines, at most one final line break,
+// no leading blank or empty first line (the indentation would be guessed
+// from it), no line of spaces only (read as an empty line), and nothing but
+// printable characters besides the breaks.
+bool literal_block_ok(std::string_view s) {
+    if (s.find('\n') == std::string_view::npos) return false;
+    if (s.front() == ' ' || s.front() == '\n') return false;
+    if (s.size() >= 2 && s[s.size() - 1] == '\n' && s[s.size() - 2] == '\n') return false;
+    std::size_t line_start = 0;
+    bool only_spaces = true;
+    for (std::size_t i = 0; i < s.size();) {
+        if (s[i] == '\n') {
+            if (only_spaces && i > line_start) return false;
+            line_start = i + 1;
+            only_spaces = true;
+            ++i;
+            continue;
+        }
+        if (s[i] != ' ') only_spaces = false;
+        std::uint32_t cp = 0;
+        const std::size_t len = utf8_at(s, i, cp);
+        if (len == 0 || !printable_raw(cp)) return false;
+        i += len;
+    }
+    return !(only_spaces && s.size() > line_start);
+}
+
 class Writer {
 public:
     explicit Writer(std::string& out) : out_(out) {}
@@ -155,6 +183,20 @@ private:
             // conventions (5.7) show them.
             out_ += '\n';
             seq(v, parent_indent + 2, false);
+        } else if (v.kind() == Node::Kind::String && literal_block_ok(v.text())) {
+            // Multi-line text (a configuration file in a ConfigMap) as a
+            // literal block, line by line, as kubectl users write it.
+            const std::string& t = v.text();
+            out_ += t.back() == '\n' ? " |\n" : " |-\n";
+            std::size_t start = 0;
+            while (start < t.size()) {
+                std::size_t end = t.find('\n', start);
+                if (end == std::string::npos) end = t.size();
+                if (end > start) indent(parent_indent + 2);
+                out_.append(t, start, end - start);
+                out_ += '\n';
+                start = end + 1;
+            }
         } else {
             out_ += ' ';
             inline_value(v);

@@ -34,17 +34,6 @@ namespace {
 
 constexpr std::string_view kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 
-// Kueue's integration name of a job kind ("batch/job", "kubeflow.org/pytorchjob",
-// "pod", "deployment", ...: apis/config/v1beta2 Integrations.Frameworks).
-std::string kueue_framework_of(const std::string& api_version, const std::string& kind) {
-    if (platform::framework_of(api_version, kind).empty()) return {};
-    std::string group = api_group(api_version);
-    std::string k = kind;
-    std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (group.empty() || (group == "apps")) return k;
-    return group + "/" + k;
-}
-
 struct Job {
     const Resource* r;
     std::string framework;  // the CR's name for it
@@ -58,7 +47,7 @@ std::vector<Job> jobs_of(const std::vector<Resource>& resources, const std::vect
         std::string f = platform::framework_of(r.ref.api_version, r.ref.kind);
         if (f.empty()) return;
         const Node* label = present(present(present(&r.doc, "metadata"), "labels"), kQueueNameLabel);
-        out.push_back({&r, f, kueue_framework_of(r.ref.api_version, r.ref.kind), label != nullptr});
+        out.push_back({&r, f, platform::kueue_integration_of(r.ref.api_version, r.ref.kind), label != nullptr});
     };
     for (const auto& r : resources) add(r);
     if (samples)
@@ -117,7 +106,7 @@ void check_against_queues(const Inventory& inv, const std::vector<Job>& jobs, co
         if (text(present(present(present(&r->doc, "spec"), "scheduling"), "type")) == "Queue") queue_profiles = true;
     if (queue_profiles)
         for (const char* k : {"StatefulSet", "Deployment"}) {
-            const std::string name = operator_cr ? std::string(k) : kueue_framework_of("apps/v1", k);
+            const std::string name = operator_cr ? std::string(k) : platform::kueue_integration_of("apps/v1", k);
             if (!s.frameworks.count(name))
                 rep.warning("kueue-config.profile-frameworks", fw_node ? fw_node : &cfg.doc, fw_path,
                             "the input has HardwareProfiles of type Queue, but " + what + " does not enable " +

@@ -20,6 +20,8 @@ bool read_hardware_profile(const Reader& r, const Node& n, const std::string& wh
 void read_hardware_profiles(const Reader& r, const Node& n, HardwareProfiles& out);
 // `key` is where `kueueOperator:` is written (an empty section has no position of its own).
 void read_kueue_operator(const Reader& r, const Node& n, Mark key, KueueOperator& out);
+// `key` is where `kueueConfig:` is written.
+void read_kueue_config(const Reader& r, const Node& n, Mark key, KueueConfiguration& out);
 
 // Shared by teams and cohorts.
 void read_quota(const Reader& r, const Node* n, const std::string& what, std::vector<QuotaEntry>& out);

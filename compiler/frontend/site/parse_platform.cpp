@@ -1,8 +1,12 @@
 // The platform around the queues: spec.hardwareProfiles (the dashboard's
-// HardwareProfiles of type Queue) and spec.kueueOperator (the Red Hat build of
-// Kueue operator's Kueue CR). Shape and types only; references (teams, pools,
+// HardwareProfiles of type Queue), spec.kueueOperator (the Red Hat build of
+// Kueue operator's Kueue CR) and spec.kueueConfig (plain Kueue's own
+// Configuration). Shape and types only; references (teams, pools,
 // priority classes) and what the target serves are checked when lowering.
 #include "frontend/site/parse_parts.hpp"
+
+#include <map>
+#include <set>
 
 namespace queueforge::site {
 
@@ -33,6 +37,64 @@ void read_range(const Reader& r, const Node* n, const std::string& what, std::op
     order(c.def, c.max, "default", "max");
     if (!c.def) order(c.min, c.max, "min", "max");
     out = std::move(c);
+}
+
+// deviceClassMappings: [{name, deviceClassNames}], as Kueue validates them
+// (kubernetes-sigs/kueue ff69552e pkg/config/validation.go
+// validateDeviceClassMappings; the Kueue CR's CRD has the same bounds,
+// openshift/kueue-operator release-1.4 types.go): at most 16 mappings, each
+// name a label key (<= 253) and unique, 1-8 DeviceClass names that are label
+// keys, a DeviceClass in one mapping only.
+void read_device_class_mappings(const Reader& r, const Node* n, const std::string& what,
+                                std::vector<DeviceClassMapping>& out) {
+    if (!n || !r.expect_seq(*n, what)) return;
+    if (n->items().size() > 16)
+        r.error(n->mark(), what + ": " + std::to_string(n->items().size()) + " mappings, Kueue accepts at most 16",
+                "site.kueue-config");
+    std::map<std::string, std::string> class_owner;  // DeviceClass -> the mapping's name
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < n->items().size(); ++i) {
+        const Node& m = n->items()[i];
+        const std::string w = what + "[" + std::to_string(i) + "]";
+        if (!r.expect_map(m, w, {"name", "deviceClassNames"})) continue;
+        if (!r.require(m, "name", w) || !r.require(m, "deviceClassNames", w)) continue;
+        DeviceClassMapping d;
+        d.mark = m.mark();
+        if (!r.read_text(m.find("name"), w + ".name", d.name)) continue;
+        if (auto e = check_qualified_name(d.name.value); !e.empty())
+            r.error(d.name.mark, w + ".name: \"" + d.name.value + "\" is not a resource name Kueue accepts: " + e,
+                    "site.kueue-config");
+        else if (!names.insert(d.name.value).second)
+            r.error(d.name.mark, w + ".name: \"" + d.name.value + "\" is mapped twice", "site.kueue-config");
+        r.read_text_list(m.find("deviceClassNames"), w + ".deviceClassNames", d.device_class_names);
+        if (d.device_class_names.empty())
+            r.error(m.find("deviceClassNames")->mark(), w + ".deviceClassNames: at least one DeviceClass name is required",
+                    "site.kueue-config");
+        if (d.device_class_names.size() > 8)
+            r.error(m.find("deviceClassNames")->mark(),
+                    w + ".deviceClassNames: " + std::to_string(d.device_class_names.size()) +
+                        " names, Kueue accepts at most 8",
+                    "site.kueue-config");
+        std::set<std::string> mine;
+        for (const auto& c : d.device_class_names) {
+            if (auto e = check_qualified_name(c.value); !e.empty()) {
+                r.error(c.mark, w + ".deviceClassNames: \"" + c.value + "\" is not a DeviceClass name Kueue accepts: " + e,
+                        "site.kueue-config");
+                continue;
+            }
+            if (!mine.insert(c.value).second) {
+                r.error(c.mark, w + ".deviceClassNames: \"" + c.value + "\" is listed twice", "site.kueue-config");
+                continue;
+            }
+            auto [it, fresh] = class_owner.try_emplace(c.value, d.name.value);
+            if (!fresh)
+                r.error(c.mark,
+                        w + ".deviceClassNames: DeviceClass \"" + c.value + "\" is already mapped to " + it->second +
+                            " (Kueue counts a DeviceClass as one resource)",
+                        "site.kueue-config");
+        }
+        out.push_back(std::move(d));
+    }
 }
 
 }  // namespace
@@ -80,8 +142,10 @@ void read_kueue_operator(const Reader& r, const Node& n, Mark key, KueueOperator
     out.mark = n.is_null() ? key : n.mark();
     if (n.is_null()) return;  // `kueueOperator:` alone: emit the CR with what the site implies
     if (!r.expect_map(n, what,
-                      {"frameworks", "labelPolicy", "gangScheduling", "preemptionPolicy", "admissionFairSharing"}))
+                      {"frameworks", "labelPolicy", "gangScheduling", "preemptionPolicy", "admissionFairSharing",
+                       "deviceClassMappings"}))
         return;
+    read_device_class_mappings(r, n.find("deviceClassMappings"), what + ".deviceClassMappings", out.device_class_mappings);
     // Names are checked against the target's operator release when lowering
     // (the enum grows from release to release).
     r.read_text_list(n.find("frameworks"), what + ".frameworks", out.frameworks);
@@ -131,6 +195,23 @@ void read_kueue_operator(const Reader& r, const Node& n, Mark key, KueueOperator
             }
         }
     }
+}
+
+void read_kueue_config(const Reader& r, const Node& n, Mark key, KueueConfiguration& out) {
+    const std::string what = "spec.kueueConfig";
+    out.mark = n.is_null() ? key : n.mark();
+    if (n.is_null()) return;  // `kueueConfig:` alone: emit the Configuration with what the site implies
+    if (!r.expect_map(n, what,
+                      {"namespace", "frameworks", "manageJobsWithoutQueueName", "fairSharing", "deviceClassMappings"}))
+        return;
+    r.read_name(n.find("namespace"), what + ".namespace", out.namespace_);
+    // Names are checked against the target's Kueue when lowering (the list
+    // of integrations grows from release to release).
+    r.read_text_list(n.find("frameworks"), what + ".frameworks", out.frameworks);
+    r.read_bool(n.find("manageJobsWithoutQueueName"), what + ".manageJobsWithoutQueueName",
+                out.manage_jobs_without_queue_name);
+    r.read_bool(n.find("fairSharing"), what + ".fairSharing", out.fair_sharing);
+    read_device_class_mappings(r, n.find("deviceClassMappings"), what + ".deviceClassMappings", out.device_class_mappings);
 }
 
 }  // namespace queueforge::site

@@ -129,7 +129,7 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
     if (!r.expect_map(*spec, "spec",
                       {"target", "dataScienceCluster", "manageNamespaces", "topologies", "pools", "cohorts", "priorityClasses",
                        "teamDefaults", "teams", "workloads", "patches", "passthrough", "hardwareProfiles",
-                       "kueueOperator"}))
+                       "kueueOperator", "kueueConfig"}))
         return std::nullopt;
 
     if (const Node* t = spec->find("target"))
@@ -151,6 +151,7 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
     if (const Node* h = spec->find("hardwareProfiles")) read_hardware_profiles(r, *h, s.hardware_profiles.emplace());
     for (const auto& e : spec->entries())
         if (e.key == "kueueOperator") read_kueue_operator(r, e.value, e.key_mark, s.kueue_operator.emplace());
+        else if (e.key == "kueueConfig") read_kueue_config(r, e.value, e.key_mark, s.kueue_config.emplace());
 
     if (diags.count(Severity::Error) > errors_before) return std::nullopt;
     return s;

@@ -5,6 +5,9 @@
 #include "integrations/import/items.hpp"
 #include "integrations/import/tree.hpp"
 
+#include <queueforge/base/yaml_load.hpp>
+#include <queueforge/frontend/kueue_operator.hpp>
+
 #include <unordered_map>
 
 namespace queueforge::importer {
@@ -183,6 +186,19 @@ std::vector<Item> read_items(std::vector<Resource> resources, Diagnostics& diags
                        std::to_string(stripped) + (stripped == 1 ? " object" : " objects"),
                    "import.hygiene");
     return items;
+}
+
+std::optional<Node> kueue_manager_configuration(const Item& it) {
+    if (it.kind_name != "ConfigMap" || it.api_version != "v1" || it.name != platform::kKueueManagerConfigMap) return std::nullopt;
+    const Node* text = at(it.doc, {"data", platform::kKueueManagerConfigKey});
+    if (!text || !text->is_scalar()) return std::nullopt;
+    Diagnostics ignored;
+    auto docs = load_yaml(it.file, text->text(), ignored);
+    if (ignored.has_errors() || docs.size() != 1 || !docs[0].root.is_map()) return std::nullopt;
+    if (text_at(docs[0].root, {"kind"}) != "Configuration" ||
+        !text_at(docs[0].root, {"apiVersion"}).starts_with("config.kueue.x-k8s.io/"))
+        return std::nullopt;
+    return std::move(docs[0].root);
 }
 
 }  // namespace queueforge::importer

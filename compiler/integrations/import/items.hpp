@@ -4,6 +4,7 @@
 #include <queueforge/base/node.hpp>
 #include <queueforge/frontend/manifests.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,11 @@ struct Item {
     // "ClusterQueue/team-a", "LocalQueue/ns/default"
     std::string display() const { return kind_name + "/" + (ns.empty() ? "" : ns + "/") + name; }
 };
+
+// The Configuration a kueue-manager-config ConfigMap carries (Kueue's
+// controller_manager_config.yaml, parsed), or nullopt for any other item
+// and for text Kueue would not load.
+std::optional<Node> kueue_manager_configuration(const Item& it);
 
 // Reads the resources into items: strips status and server-set metadata,
 // classifies kinds, merges identical duplicates (a note) and refuses

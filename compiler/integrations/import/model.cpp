@@ -208,6 +208,7 @@ Model build_model(ModelInput in) {
     if (a.teams.size()) spec.set("teams", std::move(a.teams));
     if (!a.hardware_profiles.is_null()) spec.set("hardwareProfiles", std::move(a.hardware_profiles));
     if (!a.kueue_operator.is_null()) spec.set("kueueOperator", std::move(a.kueue_operator));
+    if (!a.kueue_config.is_null()) spec.set("kueueConfig", std::move(a.kueue_config));
 
     // Patches for modelled objects, in kind order then by namespace and name.
     std::vector<std::size_t> patched;

@@ -19,7 +19,7 @@ struct Assembly {
     std::vector<std::string> unused;  // per item: why no element took it (kept in passthrough)
 
     // Parts of spec, in the order the site writes them.
-    Node dsc, pools, cohort_list, priority_classes, team_defaults, teams, hardware_profiles, kueue_operator;
+    Node dsc, pools, cohort_list, priority_classes, team_defaults, teams, hardware_profiles, kueue_operator, kueue_config;
     bool manage_namespaces = false;
     std::vector<std::pair<std::string, std::size_t>> team_namespaces;  // namespace -> its LocalQueue item
 

@@ -303,6 +303,24 @@ void add_hardware_profiles(Assembly& a) {
     a.hardware_profiles = std::move(hp);
 }
 
+// deviceClassMappings [{name, deviceClassNames}] as the site writes them
+// (the CR's and the Configuration's have one shape); counter sources, which
+// the site cannot say, are left to the comparison.
+Node device_class_mappings(const Node* list) {
+    Node out = Node::sequence();
+    if (!list || !list->is_seq()) return out;
+    for (const auto& m : list->items()) {
+        Node entry = Node::mapping();
+        entry.set("name", Node::string(text_at(m, {"name"})));
+        Node names = Node::sequence();
+        if (const Node* n = at(m, {"deviceClassNames"}); n && n->is_seq())
+            for (const auto& c : n->items()) names.push(Node::string(text(&c)));
+        entry.set("deviceClassNames", std::move(names));
+        out.push(std::move(entry));
+    }
+    return out;
+}
+
 // The Red Hat build of Kueue operator's CR (kueue.openshift.io/v1, cluster)
 // as spec.kueueOperator, the fields compiler/lower/kueue_operator.cpp
 // writes: every framework listed (the build adds what the site's job files
@@ -357,9 +375,49 @@ void add_kueue_operator(Assembly& a) {
         }
         k.set("admissionFairSharing", std::move(s));
     }
+    if (Node m = device_class_mappings(at(*config, {"resources", "deviceClassMappings"})); m.size())
+        k.set("deviceClassMappings", std::move(m));
     stamp(k, a.model.element({*cr}));
     a.kueue_operator = std::move(k);
     a.produce(*cr, "Kueue", "", "cluster");
+}
+
+// Plain Kueue's kueue-manager-config ConfigMap as spec.kueueConfig, the
+// fields compiler/lower/kueue_config.cpp writes: every integration listed
+// (the build adds what the site's job files need and sorts them),
+// manageJobsWithoutQueueName, fairSharing (left to the teams' weights when it
+// is on and one sets a weight), deviceClassMappings and the namespace. The
+// rest of the Configuration is the target release's as its manifests ship
+// it; a ConfigMap that says more is left to the comparison (kept whole).
+void add_kueue_config(Assembly& a) {
+    std::optional<std::size_t> found;
+    std::optional<Node> cfg;
+    for (std::size_t i = 0; i < a.in.items.size() && !found; ++i)
+        if (a.in.excluded[i].empty())
+            if ((cfg = kueue_manager_configuration(a.item(i)))) found = i;
+    if (!found) return;
+    const Item& it = a.item(*found);
+    Node k = Node::mapping();
+    if (it.ns != "kueue-system") k.set("namespace", Node::string(it.ns));
+    const Node* frameworks = at(*cfg, {"integrations", "frameworks"});
+    if (!frameworks || !frameworks->is_seq() || frameworks->items().empty()) return;
+    Node list = Node::sequence();
+    for (const auto& f : frameworks->items()) list.push(Node::string(text(&f)));
+    k.set("frameworks", std::move(list));
+    if (const Node* m = cfg->find("manageJobsWithoutQueueName"); m && m->is_scalar())
+        k.set("manageJobsWithoutQueueName", Node::boolean(m->text() == "true"));
+    const Node* fs = cfg->find("fairSharing");
+    const bool v1beta1 = text_at(*cfg, {"apiVersion"}).ends_with("/v1beta1");
+    const bool fair = fs && fs->is_map() && (!v1beta1 || text_at(*fs, {"enable"}) == "true");
+    bool weights = a.team_defaults.find("fairSharingWeight") != nullptr;
+    for (const auto& t : a.teams.items()) weights = weights || t.find("fairSharingWeight");
+    for (const auto& c : a.cohort_list.items()) weights = weights || (c.is_map() && c.find("fairSharingWeight"));
+    if (fair != weights) k.set("fairSharing", Node::boolean(fair));
+    if (Node m = device_class_mappings(at(*cfg, {"resources", "deviceClassMappings"})); m.size())
+        k.set("deviceClassMappings", std::move(m));
+    stamp(k, a.model.element({*found}));
+    a.kueue_config = std::move(k);
+    a.produce(*found, "ConfigMap", it.ns, it.name);
 }
 
 }  // namespace
@@ -371,6 +429,7 @@ void add_platform(Assembly& a) {
     add_members(a);
     add_hardware_profiles(a);
     add_kueue_operator(a);
+    add_kueue_config(a);
 }
 
 }  // namespace queueforge::importer

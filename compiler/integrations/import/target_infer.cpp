@@ -5,6 +5,7 @@
 #include <queueforge/model/cluster.hpp>
 #include <queueforge/base/templates.hpp>
 #include <queueforge/base/yaml_load.hpp>
+#include <queueforge/frontend/kueue_operator.hpp>
 
 #include <algorithm>
 #include <map>
@@ -34,6 +35,13 @@ struct Evidence {
     bool cq_preference = false;             // needs Kueue 0.15
     bool ns_new_label = false;              // kueue.openshift.io/managed (OpenShift AI 2.23+)
     bool ns_legacy_label = false;           // kueue-managed
+    // Kueue's Configuration (the kueue-manager-config ConfigMap): the version
+    // the release's manifests ship (v1beta2 from 0.15), the metrics port they
+    // set (:8443 from 0.11), and the first release with every integration and
+    // setting it uses.
+    std::string config_api;
+    std::string config_metrics;
+    Version config_min{0, 0, 0};
 };
 
 Evidence gather(const std::vector<Item>& items) {
@@ -83,6 +91,17 @@ Evidence gather(const std::vector<Item>& items) {
             }
             break;
         case Kind::Other:
+            if (auto cfg = kueue_manager_configuration(it)) {
+                const std::string api = text_at(*cfg, {"apiVersion"});
+                e.config_api = api.substr(api.find('/') + 1);
+                e.config_metrics = text_at(*cfg, {"metrics", "bindAddress"});
+                auto need = [&](Version v) { e.config_min = std::max(e.config_min, v); };
+                if (const Node* fw = at(*cfg, {"integrations", "frameworks"}); fw && fw->is_seq())
+                    for (const auto& f : fw->items())
+                        if (auto first = platform::first_kueue_with_integration(text(&f))) need(*first);
+                if (at(*cfg, {"resources", "deviceClassMappings"})) need({0, 14, 0});
+                if (at(*cfg, {"fairSharing"})) need({0, 7, 0});
+            }
             break;
         }
     }
@@ -193,6 +212,11 @@ bool evaluate(const std::string& name, const Evidence& e, bool forced, int order
     if (e.complete_cq && e.lq_without_stop_policy && t.kueue >= Version{0, 8, 0}) ++c.soft;
     if (e.ns_new_label && !has_label(t, "kueue.openshift.io/managed=true")) ++c.soft;
     if (e.ns_legacy_label && !has_label(t, "kueue-managed=true")) ++c.soft;
+    if (t.kueue < e.config_min) ++c.hard;
+    if (e.config_api == "v1beta2" && t.kueue < Version{0, 15, 0}) ++c.hard;
+    if (e.config_api == "v1beta1" && t.kueue >= Version{0, 15, 0}) ++c.soft;
+    if (e.config_metrics == ":8080" && t.kueue >= Version{0, 11, 0}) ++c.soft;
+    if (e.config_metrics == ":8443" && t.kueue < Version{0, 11, 0}) ++c.soft;
     return true;
 }
 

@@ -65,6 +65,23 @@ bool is_hardware_profile_api_version(std::string_view api_version);
 inline constexpr std::string_view kKueueManagerConfigMap = "kueue-manager-config";
 inline constexpr std::string_view kKueueManagerConfigKey = "controller_manager_config.yaml";
 
+// Kueue's integration name of a job kind ("batch/job",
+// "kubeflow.org/pytorchjob", "pod", "deployment", ...: its Configuration's
+// integrations.frameworks), or "" for a kind no integration manages.
+std::string kueue_integration_of(std::string_view api_version, std::string_view kind);
+// The integrations a Kueue release registers, sorted
+// (compiler/frontend/platform/kueue_integrations.cpp has the sources).
+std::vector<std::string> kueue_integrations(const Version& kueue);
+// The first Kueue release that registers `name`, or nullopt.
+std::optional<Version> first_kueue_with_integration(std::string_view name);
+// "config.kueue.x-k8s.io/v1beta1" up to Kueue 0.14, ".../v1beta2" from 0.15:
+// the version of the Configuration a release's manifests ship.
+std::string kueue_configuration_api_version(const Version& kueue);
+// The manager settings a Kueue release's manifests ship in its Configuration
+// (health, metrics, webhook, leaderElection, controller, clientConnection),
+// in the file's order.
+Node kueue_manager_settings(const Version& kueue);
+
 // A v1 ConfigMap named kueue-manager-config.
 bool is_kueue_manager_config_map(const Resource& r);
 

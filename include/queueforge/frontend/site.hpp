@@ -250,6 +250,15 @@ struct HardwareProfiles {
 
 // The Red Hat build of Kueue operator's Kueue CR (kueue.openshift.io/v1,
 // name cluster); emitted when the section is present.
+// A DRA deviceClassMappings entry: the quota resource `name` that counts the
+// devices of the DeviceClasses `device_class_names` (Kueue's Configuration
+// resources.deviceClassMappings; the Kueue CR's spec.config.resources).
+struct DeviceClassMapping {
+    Text name;
+    std::vector<Text> device_class_names;
+    Mark mark;
+};
+
 struct KueueOperator {
     std::vector<Text> frameworks;  // added to the ones the site's jobs and profiles need
     Text label_policy;             // QueueName | None
@@ -260,6 +269,18 @@ struct KueueOperator {
     Mark admission_fair_sharing_mark;
     std::optional<Located<std::int64_t>> usage_half_life_seconds, usage_sampling_seconds;
     std::vector<std::pair<Text, Text>> resource_weights;
+    std::vector<DeviceClassMapping> device_class_mappings;  // spec.config.resources (operator 1.4+)
+    Mark mark;
+};
+
+// Plain Kueue's own Configuration (config.kueue.x-k8s.io), emitted as the
+// kueue-manager-config ConfigMap Kueue reads at start-up.
+struct KueueConfiguration {
+    Text namespace_;                                        // default kueue-system
+    std::vector<Text> frameworks;                           // added to the ones the site's jobs and profiles need
+    std::optional<Located<bool>> manage_jobs_without_queue_name;
+    std::optional<Located<bool>> fair_sharing;              // default: on when a fair-sharing weight is set
+    std::vector<DeviceClassMapping> device_class_mappings;  // resources.deviceClassMappings (0.14+)
     Mark mark;
 };
 
@@ -286,6 +307,7 @@ struct Site {
     std::vector<Node> passthrough;  // manifests emitted as written
     std::optional<HardwareProfiles> hardware_profiles;
     std::optional<KueueOperator> kueue_operator;
+    std::optional<KueueConfiguration> kueue_config;
     Mark mark;
 };
 

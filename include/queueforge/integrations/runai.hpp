@@ -161,10 +161,6 @@ struct Migration {
     // team per project and node pool).
     std::map<std::string, std::string> team_project;
     std::map<std::string, std::string> team_pool;  // split teams only
-    // What the site language cannot carry and the admin adds by hand (the
-    // DRA deviceClassMappings of Kueue's configuration), as YAML comment
-    // lines appended to the written site.
-    std::vector<std::string> admin_notes;
 };
 
 std::optional<Migration> migrate(const Organization& org, const MigrationOptions& opts, Diagnostics& diags);

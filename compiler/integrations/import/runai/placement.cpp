@@ -36,9 +36,9 @@
 // alpha (off) from 0.14, renamed KueueDRAIntegration and beta (on) in 0.18
 // (60615af2, "Rename DRA feature gates"). On OpenShift AI the Red Hat build
 // of Kueue's `Kueue` CR serves spec.config.resources from operator 1.4
-// (include/queueforge/frontend/kueue_operator.hpp). The site's
-// kueueOperator section does not carry it, so the mapping is written as a
-// comment for the admin to add.
+// (include/queueforge/frontend/kueue_operator.hpp). The site carries the
+// mappings in spec.kueueOperator (OpenShift AI) or spec.kueueConfig (plain
+// Kueue), which turns the gate on where it is needed.
 #include "integrations/import/runai/placement.hpp"
 #include <queueforge/base/text.hpp>
 
@@ -67,9 +67,7 @@ std::string mapped_resource(const std::string& device_class) { return device_cla
 // Where the target's Kueue takes deviceClassMappings, or why it cannot.
 struct DraHome {
     bool possible = false;
-    std::string where;     // "the Kueue CR ...", "Kueue's Configuration ..."
-    std::string yaml_path; // the map the comment's block goes under
-    std::string gate;      // a feature gate to turn on ("" = none)
+    std::string where;  // "spec.kueueOperator.deviceClassMappings (...)", ...
     std::string why_not;
 };
 
@@ -84,8 +82,7 @@ DraHome dra_home(const std::optional<Target>& t) {
         auto op = platform::kueue_operator_for_kueue(kueue);
         if (op && op->resources) {
             h.possible = true;
-            h.where = "the Kueue CR (kueue.openshift.io/v1 cluster) spec.config.resources.deviceClassMappings";
-            h.yaml_path = "spec.config.resources of the Kueue CR cluster (kueue.openshift.io/v1)";
+            h.where = "spec.kueueOperator.deviceClassMappings (the Kueue CR's spec.config.resources)";
         } else {
             h.why_not = "the Red Hat build of Kueue operator of this target" +
                         (op ? " (" + op->release.to_string() + ", Kueue " + kueue.to_string() + ")" : std::string()) +
@@ -97,13 +94,16 @@ DraHome dra_home(const std::optional<Target>& t) {
         h.why_not = "Kueue " + kueue.to_string() + " does not count DRA devices (DynamicResourceAllocation arrived in 0.14)";
         return h;
     }
-    h.possible = true;
-    h.yaml_path = "resources of Kueue's Configuration (kueue-manager-config)";
-    h.where = "Kueue's Configuration resources.deviceClassMappings";
-    if (kueue < Version{0, 18, 0}) {
-        h.where += " with the feature gate DynamicResourceAllocation=true (alpha, off by default before 0.18)";
-        h.gate = "DynamicResourceAllocation=true";
+    if (t->platform == Platform::OpenShiftAI) {
+        h.why_not = "OpenShift AI " + t->release.to_string() +
+                    " configures its embedded Kueue itself; the Red Hat build of Kueue's CR serves deviceClassMappings "
+                    "from operator 1.4 (OpenShift AI 3.5)";
+        return h;
     }
+    h.possible = true;
+    h.where = "spec.kueueConfig.deviceClassMappings (Kueue's Configuration resources.deviceClassMappings";
+    if (kueue < Version{0, 18, 0}) h.where += ", with the feature gate DynamicResourceAllocation the site turns on";
+    h.where += ")";
     return h;
 }
 
@@ -242,8 +242,7 @@ Placement placement(const Organization& org, const std::string& target) {
                 std::vector<std::string> res;
                 for (const auto& dc : p.device_classes) res.push_back(mapped_resource(dc));
                 item(p.name, "GPU fractions as DRA DeviceClasses", "deviceClasses " + join(p.device_classes),
-                     "deviceClassMappings " + join(names) + " in " + h.where +
-                         " (added by hand: the site cannot carry it; see the comment at the end of the site)",
+                     "deviceClassMappings " + join(names) + " in " + h.where,
                      "approximated",
                      "Kueue counts whole devices per claim (a request's exact count; allocationMode All is refused), "
                      "so a fraction becomes a claim on a partitioned class (MIG, or a class with counters); dynamic "
@@ -253,24 +252,18 @@ Placement placement(const Organization& org, const std::string& target) {
         }
     }
 
-    // The mappings the admin adds, one per DeviceClass over all pools.
-    std::vector<std::string> classes;
-    std::set<std::string> seen;
+    // The site's mappings, one per DeviceClass over all pools.
+    std::set<std::string> classes;
     for (const auto& p : org.pools)
-        for (const auto& dc : p.device_classes)
-            if (seen.insert(dc).second) classes.push_back(dc);
-    if (!classes.empty()) {
-        const DraHome h = dra_home(t);
-        if (h.possible) {
-            out.admin_notes.push_back("The node pools offer DRA DeviceClasses. Kueue counts them only through");
-            out.admin_notes.push_back("deviceClassMappings, which the site cannot carry. Add under " + h.yaml_path + ":");
-            out.admin_notes.push_back("  deviceClassMappings:");
-            for (const auto& dc : classes) {
-                out.admin_notes.push_back("    - name: " + mapped_resource(dc));
-                out.admin_notes.push_back("      deviceClassNames: [" + dc + "]");
-            }
-            if (!h.gate.empty()) out.admin_notes.push_back("turn on Kueue's feature gate " + h.gate + ",");
-            out.admin_notes.push_back("and give the teams quota of those resources in the pools that offer them.");
+        for (const auto& dc : p.device_classes) classes.insert(dc);
+    if (!classes.empty() && dra_home(t).possible) {
+        for (const auto& dc : classes) {
+            Node m = Node::mapping();
+            m.set("name", Node::string(mapped_resource(dc)));
+            Node names = Node::sequence();
+            names.push(Node::string(dc));
+            m.set("deviceClassNames", std::move(names));
+            out.device_class_mappings.push(std::move(m));
         }
     }
 

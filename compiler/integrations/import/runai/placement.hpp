@@ -1,8 +1,8 @@
 #pragma once
 // Placement settings of Run:ai node pools (network topology, bin packing /
 // spread, DRA DeviceClasses) as the site's topologies, the pools' topology
-// and what the admin adds to Kueue's configuration by hand; placement.cpp
-// says what each becomes and why.
+// and the deviceClassMappings of Kueue's configuration; placement.cpp says
+// what each becomes and why.
 #include <queueforge/integrations/runai.hpp>
 
 #include <map>
@@ -16,7 +16,9 @@ struct Placement {
     std::map<std::string, Node> pool_topology;  // pool name -> {name, shape}
     std::map<std::string, std::vector<FidelityItem>> pool_items;  // by node pool
     std::vector<FidelityItem> organization_items;
-    std::vector<std::string> admin_notes;
+    // deviceClassMappings for spec.kueueConfig / spec.kueueOperator (empty:
+    // none, or the target cannot count DRA devices).
+    Node device_class_mappings = Node::sequence();
 };
 
 Placement placement(const Organization& org, const std::string& target);

@@ -23,6 +23,7 @@
 
 #include <queueforge/base/quantity.hpp>
 #include <queueforge/base/yaml_emit.hpp>
+#include <queueforge/frontend/platform.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -135,7 +136,15 @@ struct Builder {
     }
 
     // The GPU weight a team or cohort gets: per pool in Run:ai, one per queue in Kueue.
+    // Whether the target's Kueue has fair sharing (plain Kueue 0.7+; on
+    // OpenShift AI every release's Kueue has it).
+    bool fair_sharing_available() const {
+        const auto t = find_target(opts.target).target;
+        return !t || t->platform == Platform::OpenShiftAI || t->kueue >= Version{0, 7, 0};
+    }
+
     std::optional<double> weight_of(const OrgUnit& u, const std::string& object, bool split_possible) {
+        if (!fair_sharing_available()) return std::nullopt;
         std::vector<double> ws;
         for (const auto& pr : u.resources)
             if (pr.gpu.weight_set) ws.push_back(pr.gpu.weight);
@@ -464,16 +473,20 @@ struct Builder {
         defaults.set("preemption", std::move(pre));
         spec.set("teamDefaults", std::move(defaults));
         spec.set("teams", teams());
+        // Kueue's own configuration: the job integrations, fair sharing
+        // (Run:ai's is always on) and the DRA mappings. Run:ai's own workload
+        // types (training, workspaces) run as its CRDs; on Kueue they become
+        // Kubeflow training jobs and batch Jobs.
+        const auto target = find_target(opts.target).target;
+        const bool dra = !placed.device_class_mappings.items().empty();
         if (opts.target.rfind("rhoai-3", 0) == 0) {
             Node ko = Node::mapping();
-            // The Kueue CR enables at least one framework. Run:ai's own
-            // workload types (training, workspaces) run as its CRDs; on
-            // OpenShift AI they become Kubeflow training jobs and batch Jobs.
             Node fw = Node::sequence();
             fw.push(Node::string("BatchJob"));
             fw.push(Node::string("PyTorchJob"));
             ko.set("frameworks", std::move(fw));
             ko.set("preemptionPolicy", Node::string("FairSharing"));
+            if (dra) ko.set("deviceClassMappings", placed.device_class_mappings);
             item("organization", "workload types", "Run:ai training and workspace workloads",
                  "kueueOperator.frameworks BatchJob, PyTorchJob", "approximated",
                  "Run:ai's own workload CRDs have no Kueue integration: submit them as Jobs or Kubeflow jobs "
@@ -481,10 +494,31 @@ struct Builder {
             spec.set("kueueOperator", std::move(ko));
             item("organization", "fair sharing of over-quota resources", "always on",
                  "kueueOperator.preemptionPolicy FairSharing (the Kueue CR turns on Kueue's fair sharing)", "exact");
+        } else if (target && target->platform != Platform::OpenShiftAI) {
+            Node kc = Node::mapping();
+            Node fw = Node::sequence();
+            fw.push(Node::string("batch/job"));
+            fw.push(Node::string("kubeflow.org/pytorchjob"));
+            kc.set("frameworks", std::move(fw));
+            if (fair_sharing_available()) kc.set("fairSharing", Node::boolean(true));
+            if (dra) kc.set("deviceClassMappings", placed.device_class_mappings);
+            item("organization", "workload types", "Run:ai training and workspace workloads",
+                 "kueueConfig.frameworks batch/job, kubeflow.org/pytorchjob", "approximated",
+                 "Run:ai's own workload CRDs have no Kueue integration: submit them as Jobs or Kubeflow jobs "
+                 "(add frameworks to the site for ray.io/rayjob, jobset.x-k8s.io/jobset, ...)");
+            spec.set("kueueConfig", std::move(kc));
+            if (fair_sharing_available())
+                item("organization", "fair sharing of over-quota resources", "always on",
+                     "kueueConfig.fairSharing true (Kueue's Configuration in the kueue-manager-config ConfigMap; Kueue "
+                     "reads it at start-up)",
+                     "exact");
+            else
+                item("organization", "fair sharing of over-quota resources", "always on", "", "not expressible",
+                     "Kueue " + target->kueue.to_string() + " has no fair sharing (first in 0.7): weights are left out");
         } else {
             item("organization", "fair sharing of over-quota resources", "always on", "", "approximated",
-                 "this target has no Kueue operator CR: turn fairSharing on in Kueue's Configuration, or the "
-                 "fairSharingWeights do nothing");
+                 "this target's embedded Kueue is configured by OpenShift AI: turn fairSharing on in its "
+                 "Configuration, or the fairSharingWeights do nothing");
         }
         capabilities();
         site.set("spec", std::move(spec));
@@ -498,25 +532,13 @@ std::optional<Migration> migrate(const Organization& org, const MigrationOptions
     (void)diags;
     Builder b{org, opts, {}};
     b.m.site = b.build();
-    b.m.admin_notes = b.placed.admin_notes;
     return std::move(b.m);
 }
-
-namespace {
-
-std::string notes(const Migration& m) {
-    if (m.admin_notes.empty()) return "";
-    std::string out = "\n";
-    for (const auto& l : m.admin_notes) out += "# " + l + "\n";
-    return out;
-}
-
-}  // namespace
 
 std::string render_site(const Migration& m) {
     return "# Written by queueforge import --from runai. The fidelity report (--report) says how each Run:ai\n"
            "# setting is expressed here and what is approximated or lost.\n" +
-           emit_yaml(m.site) + notes(m);
+           emit_yaml(m.site);
 }
 
 }  // namespace queueforge::importer::runai
