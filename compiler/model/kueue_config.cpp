@@ -268,6 +268,51 @@ void read_gang_scheduling(const FieldReader& rd, const Resource& r, Entry& o) {
     o.pods_ready = p;
 }
 
+// The Kueue CR's spec.config.admissionFairSharing rendered as the operator
+// does (openshift/kueue-operator dc3b6577 pkg/configmap/configmap.go
+// buildAdmissionFairSharing): no configuration -> none; Default -> a 30m
+// usage half-life; Custom -> usageHalfLifeTimeSeconds and
+// usageSamplingIntervalSeconds when positive (else Kueue's: half-life 0,
+// sampling 5m) and resourceWeights [{name, weight}] parsed as numbers. The
+// CRD bounds the values (release-1.4 types.go); the operator refuses a weight
+// that is not a number, so it is an error here.
+std::optional<AdmissionFairSharing> read_operator_afs(const FieldReader& rd, const Node* afs) {
+    if (!afs) return std::nullopt;
+    const std::string configuration = rd.str_at(afs, "configuration");
+    if (configuration.empty()) return std::nullopt;
+    AdmissionFairSharing c;
+    const std::string what = "spec.config.admissionFairSharing";
+    if (configuration != "Custom") {
+        c.half_life_ns = 30LL * 60 * 1000000000LL;
+        return c;
+    }
+    const Node* custom = rd.map_at(afs, "custom");
+    if (!custom) return c;
+    if (auto h = non_negative_at(rd, custom, "usageHalfLifeTimeSeconds", what + ".custom", INT32_MAX); h && *h > 0)
+        c.half_life_ns = *h * 1000000000LL;
+    if (auto v = non_negative_at(rd, custom, "usageSamplingIntervalSeconds", what + ".custom", INT32_MAX); v && *v > 0)
+        c.sampling_ns = *v * 1000000000LL;
+    for (const auto& w : items(rd.seq_at(custom, "resourceWeights"))) {
+        const std::string name = rd.str_at(&w, "name");
+        const Node* weight = present(&w, "weight");
+        const std::string t = scalar_text(weight);
+        char* end = nullptr;
+        const double v = std::strtod(t.c_str(), &end);
+        if (t.empty() || !end || *end != '\0' || !std::isfinite(v) || v < 0) {
+            rd.error(weight ? weight : &w, what + ".custom.resourceWeights[" + name + "]: \"" + t +
+                                               "\" is not a non-negative number (the operator does not render it)");
+            return std::nullopt;
+        }
+        c.resource_weights[name] = v;
+        Diagnostic d = rd.finding(Severity::Warning, weight,
+                                  what + ".custom.resourceWeights[" + name + "]: no ClusterQueue covers resource \"" +
+                                      name + "\", so the weight changes nothing");
+        d.mark = weight->mark();
+        c.weight_sites[name] = std::move(d);
+    }
+    return c;
+}
+
 void read_operator_cr(const FieldReader& rd, const Resource& r, Entry& o) {
     o.form = KueueConfigForm::OperatorCR;
     o.object = &r;
@@ -285,6 +330,7 @@ void read_operator_cr(const FieldReader& rd, const Resource& r, Entry& o) {
     o.cr.afs_configuration = text(present(afs, "configuration"));
     o.cr.afs_custom = present(afs, "custom");
     o.admission_fair_sharing_on = afs && !o.cr.afs_configuration.empty();
+    o.admission_fair_sharing = read_operator_afs(rd, afs);
     o.cr.multi_kueue = present(config, "multiKueue");
     o.cr.resources = present(config, "resources");
     o.cr.gang_scheduling = present(config, "gangScheduling");

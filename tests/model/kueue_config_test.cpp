@@ -173,6 +173,43 @@ spec:
     CHECK(o.pods_ready->backoff_limit_count == 3);
     CHECK(o.pods_ready->creation_timestamp);
     CHECK(o.pods_ready->source == "config.yaml:11");
+    // Default: a 30m half-life, Kueue's 5m sampling, weights 1.
+    REQUIRE(o.admission_fair_sharing);
+    CHECK(o.admission_fair_sharing->half_life_ns == 30LL * 60 * 1000000000LL);
+    CHECK(o.admission_fair_sharing->sampling_ns == 5LL * 60 * 1000000000LL);
+    CHECK(o.admission_fair_sharing->resource_weights.empty());
+}
+
+TEST_CASE("kueue config: the Kueue CR's Custom admissionFairSharing in seconds and its weights", "[model][kueue-config]") {
+    auto cr = [](const std::string& custom) {
+        return "apiVersion: kueue.openshift.io/v1\nkind: Kueue\nmetadata: {name: cluster}\nspec:\n  config:\n"
+               "    integrations: {frameworks: [BatchJob]}\n    admissionFairSharing:\n      configuration: Custom\n"
+               "      custom: " + custom + "\n";
+    };
+    auto objs = parse(cr("{usageHalfLifeTimeSeconds: 3600, usageSamplingIntervalSeconds: 60, resourceWeights: "
+                         "[{name: nvidia.com/gpu, weight: \"2.5\"}, {name: cpu, weight: \"0\"}]}"));
+    const auto kc = model::build_kueue_config(objs);
+    const auto& o = kc.objects.at(0);
+    REQUIRE(o.admission_fair_sharing);
+    CHECK(o.admission_fair_sharing->half_life_ns == 3600LL * 1000000000LL);
+    CHECK(o.admission_fair_sharing->sampling_ns == 60LL * 1000000000LL);
+    CHECK(o.admission_fair_sharing->resource_weights.at("nvidia.com/gpu") == 2.5);
+    CHECK(o.admission_fair_sharing->resource_weights.at("cpu") == 0);
+    CHECK(o.admission_fair_sharing->weight_sites.count("cpu"));
+    CHECK(o.reading.empty());
+    // Unset seconds are Kueue's: half-life 0, sampling 5m.
+    auto bare = parse(cr("{}"));
+    const auto kb = model::build_kueue_config(bare);
+    REQUIRE(kb.objects.at(0).admission_fair_sharing);
+    CHECK(kb.objects.at(0).admission_fair_sharing->half_life_ns == 0);
+    CHECK(kb.objects.at(0).admission_fair_sharing->sampling_ns == 5LL * 60 * 1000000000LL);
+    // A weight the operator cannot parse: a finding at it, nothing rendered.
+    auto bad = parse(cr("{resourceWeights: [{name: cpu, weight: lots}]}"));
+    const auto kx = model::build_kueue_config(bad);
+    CHECK_FALSE(kx.objects.at(0).admission_fair_sharing);
+    REQUIRE(kx.objects.at(0).reading.size() == 1);
+    CHECK(kx.objects.at(0).reading[0].mark.line == 9);
+    CHECK_THAT(kx.objects.at(0).reading[0].message, Catch::Contains("\"lots\" is not a non-negative number"));
 }
 
 TEST_CASE("kueue config: objects of other kinds are ignored, the order given is kept", "[model][kueue-config]") {

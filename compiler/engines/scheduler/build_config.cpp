@@ -3,8 +3,8 @@
 // exclusion and transformations, quotaCheckStrategy, admission fair sharing,
 // waitForPodsReady. Kueue runs with the first Configuration (or
 // kueue-manager-config ConfigMap) in canonical order; without one, with the
-// Kueue CR's fair sharing and gangScheduling as its operator renders them
-// (the CR's admissionFairSharing is not read here yet). Features that change admission but are not
+// Kueue CR's fair sharing, admissionFairSharing and gangScheduling as its
+// operator renders them. Features that change admission but are not
 // simulated are reported as warnings (rule sim.not-simulated).
 #include "engines/scheduler/cluster_state.hpp"
 
@@ -26,6 +26,8 @@ void build_config(const Inputs& in, Config& cfg, Diagnostics& diags) {
             // pkg/configmap/configmap.go buildFairSharing).
             cfg.fair_sharing = o.fair_sharing;
             cfg.strategies = {0, 1};
+            cfg.afs = o.admission_fair_sharing;
+            cfg.afs_gate = o.afs_gate_on;
             if (o.pods_ready) cfg.pods_ready = *o.pods_ready;
             continue;
         }

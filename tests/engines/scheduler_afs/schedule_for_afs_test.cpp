@@ -485,3 +485,43 @@ TEST_CASE("afs: a resource weight for a resource no ClusterQueue covers is a pos
     CHECK(text.find("resourceWeights[cpu]") == std::string::npos);
     CHECK_FALSE(d.has_errors());
 }
+
+TEST_CASE("afs: the Red Hat build's Kueue CR turns admission fair sharing on as its operator renders it", "[kueue-afs]") {
+    // openshift/kueue-operator dc3b6577 pkg/configmap/configmap.go
+    // buildAdmissionFairSharing: Custom carries the seconds, Default is a 30m
+    // half-life, no configuration is none. TestScheduleForAFS's first case
+    // with its Configuration replaced by the CR decides the same way.
+    auto path = qf_test::source_dir() / "tests/engines/scheduler_afs/schedule_for_afs.yaml";
+    YAML::Node doc = YAML::LoadFile(path.string());
+    const YAML::Node c = doc["cases"][0];
+    REQUIRE(str(c["name"]) == "admits workload from less active localqueue");
+    const std::string configuration = R"(apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+admissionFairSharing:
+  usageHalfLifeTime: 10s
+  usageSamplingInterval: 1s
+)";
+    const std::string objects = str(c["objects"]);
+    const auto at = objects.find(configuration);
+    REQUIRE(at != std::string::npos);
+    auto with_cr = [&](const std::string& afs) {
+        std::string text = objects;
+        text.replace(at, configuration.size(),
+                     "apiVersion: kueue.openshift.io/v1\nkind: Kueue\nmetadata: {name: cluster}\nspec:\n  config:\n"
+                     "    integrations: {frameworks: [BatchJob]}\n" + afs);
+        Diagnostics diags;
+        auto r = scheduler::simulate(objects_of("cr.yaml", text), {.max_cycles = c["cycles"].as<int>()}, diags);
+        INFO(qf_test::messages(diags));
+        std::set<std::string> admitted;
+        for (const auto& o : r.workloads)
+            if (o.admitted) admitted.insert(o.namespace_ + "/" + o.name);
+        return admitted;
+    };
+    std::set<std::string> want;
+    for (const auto& k : c["expect"]["admitted"]) want.insert(k.as<std::string>());
+    CHECK(with_cr("    admissionFairSharing:\n      configuration: Custom\n      custom: {usageHalfLifeTimeSeconds: 10, "
+                  "usageSamplingIntervalSeconds: 1}\n") == want);
+    CHECK(with_cr("    admissionFairSharing: {configuration: Default}\n") == want);
+    // Without it the LocalQueues' usage orders nothing: another workload wins.
+    CHECK(with_cr("") != want);
+}
