@@ -240,6 +240,44 @@ TEST_CASE("runai import: a department whose projects deserve more is reported as
     CHECK(found);
 }
 
+TEST_CASE("runai import: on plain Kueue the emitted Configuration turns fair sharing on for the after side", "[runai]") {
+    // The kueue-0.x site's kueueConfig emits the kueue-manager-config
+    // ConfigMap with fairSharing, which the simulator reads as Kueue would:
+    // the Kueue column is the one of the Red Hat build's CR with
+    // preemptionPolicy FairSharing, not classical admission.
+    const Organization org = example();
+    Diagnostics d;
+    auto rhoai = migrate(org, {}, d);
+    MigrationOptions k;
+    k.target = "kueue-0.16";
+    auto kueue = migrate(org, k, d);
+    REQUIRE(rhoai);
+    REQUIRE(kueue);
+    auto a = compare(org, *rhoai, {}, demand_everything(org), "everything", d);
+    auto b = compare(org, *kueue, k, demand_everything(org), "everything", d);
+    INFO(qf_test::messages(d));
+    REQUIRE(a);
+    REQUIRE(b);
+    REQUIRE(a->rows.size() == b->rows.size());
+    for (std::size_t i = 0; i < a->rows.size(); ++i) {
+        INFO(a->rows[i].pool << "/" << a->rows[i].project);
+        CHECK(a->rows[i].kueue == b->rows[i].kueue);
+    }
+    // Without it (fairSharing: false) the weights are ignored: a different split.
+    Migration off = *kueue;
+    Node* kc = off.site.find("spec")->find("kueueConfig");
+    REQUIRE(kc);
+    kc->set("fairSharing", Node::boolean(false));
+    for (auto* list : {off.site.find("spec")->find("teams"), off.site.find("spec")->find("cohorts")})
+        if (list)
+            for (auto& t : list->items()) t.erase("fairSharingWeight");
+    auto c = compare(org, off, k, demand_everything(org), "everything", d);
+    REQUIRE(c);
+    bool differs = false;
+    for (std::size_t i = 0; i < a->rows.size(); ++i) differs = differs || a->rows[i].kueue != c->rows[i].kueue;
+    CHECK(differs);
+}
+
 TEST_CASE("runai import: before and after, everyone asking for everything", "[runai]") {
     const Organization org = example();
     Diagnostics d;

@@ -2,6 +2,7 @@
 // ConfigMap with the target release's Configuration, the site's
 // integrations, fair sharing and DRA deviceClassMappings; what validate and
 // simulate read back from it; and the site's errors.
+#include "lab_site.hpp"
 #include "test_util.hpp"
 
 #include <queueforge/compile.hpp>
@@ -15,31 +16,8 @@ using namespace queueforge;
 
 namespace {
 
-std::string site_text(const std::string& target, const std::string& kueue_config, const std::string& team_extra = {},
-                      const std::string& extra = {}) {
-    return "apiVersion: queueforge.io/v1alpha1\n"  // 1
-           "kind: Site\n"                          // 2
-           "metadata:\n"                           // 3
-           "  name: lab\n"                         // 4
-           "spec:\n"                               // 5
-           "  target: " + target + "\n" +          // 6
-           "  pools:\n"                            // 7
-           "    - name: a100\n"                    // 8
-           "      nodes: 2\n"                      // 9
-           "      allocatable: {cpu: 96, memory: 1000Gi, nvidia.com/gpu: 8}\n"  // 10
-           "  teams:\n"                            // 11
-           "    - name: team-a\n"                  // 12
-           "      namespaces: [team-a]\n" +        // 13
-           team_extra +
-           "      quota: [{pool: a100, nominal: {cpu: 8, memory: 64Gi, nvidia.com/gpu: 4}}]\n" + extra + kueue_config;
-}
-
-std::vector<Diagnostic> with_rule(const Diagnostics& d, const std::string& rule) {
-    std::vector<Diagnostic> out;
-    for (const auto& x : d.all())
-        if (x.rule == rule) out.push_back(x);
-    return out;
-}
+using qf_test::with_rule;
+using qf_test::lab_site;
 
 const std::string kConfig = R"(  kueueConfig:
     frameworks: [kubeflow.org/pytorchjob, batch/job]
@@ -65,7 +43,7 @@ TEST_CASE("kueue config: the ConfigMap of each Configuration version, golden", "
     // v1beta2 from 0.15; 0.18 counts DRA devices without a gate.
     for (const char* target : {"kueue-0.14", "kueue-0.18"}) {
         Diagnostics d;
-        const std::string out = qf_test::build_text(site_text(target, kConfig, "      fairSharingWeight: 2\n"), d);
+        const std::string out = qf_test::build_text(lab_site(target, kConfig, "      fairSharingWeight: 2\n"), d);
         INFO(target << "\n" << qf_test::messages(d));
         REQUIRE_FALSE(out.empty());
         CHECK(d.all().empty());
@@ -77,7 +55,7 @@ TEST_CASE("kueue config: validate and simulate read the emitted Configuration ba
     for (const char* target : {"kueue-0.14", "kueue-0.18"}) {
         INFO(target);
         Compilation c = compile({.path = "site.yaml",
-                                 .text = site_text(target, kConfig, "      fairSharingWeight: 2\n"),
+                                 .text = lab_site(target, kConfig, "      fairSharingWeight: 2\n"),
                                  .build_model = true});
         INFO(qf_test::messages(c.diagnostics));
         REQUIRE(c.ok());
@@ -90,18 +68,18 @@ TEST_CASE("kueue config: validate and simulate read the emitted Configuration ba
         CHECK_FALSE(o.manage_jobs_without_queue_name);
     }
     // Without a weight, fair sharing stays off; `fairSharing: true` turns it on.
-    Compilation off = compile({.path = "site.yaml", .text = site_text("kueue-0.16", kConfig), .build_model = true});
+    Compilation off = compile({.path = "site.yaml", .text = lab_site("kueue-0.16", kConfig), .build_model = true});
     REQUIRE(off.ok());
     CHECK_FALSE(off.kueue_config.objects.at(0).fair_sharing);
     Compilation on = compile(
-        {.path = "site.yaml", .text = site_text("kueue-0.16", kConfig + "    fairSharing: true\n"), .build_model = true});
+        {.path = "site.yaml", .text = lab_site("kueue-0.16", kConfig + "    fairSharing: true\n"), .build_model = true});
     REQUIRE(on.ok());
     CHECK(on.kueue_config.objects.at(0).fair_sharing);
 }
 
 TEST_CASE("kueue config: validate passes the built site's manifests", "[kueue-config]") {
     qf_test::TempDir dir;
-    qf_test::write_text(dir.path / "site.yaml", site_text("kueue-0.16", kConfig, "      fairSharingWeight: 2\n"));
+    qf_test::write_text(dir.path / "site.yaml", lab_site("kueue-0.16", kConfig, "      fairSharingWeight: 2\n"));
     auto built = qf_test::run_cli("build " + (dir.path / "site.yaml").string() + " -o " + (dir.path / "out").string());
     INFO(built.out << built.err);
     REQUIRE(built.exit == 0);
@@ -114,7 +92,7 @@ TEST_CASE("kueue config: integrations come from the site and must be the target 
     // HardwareProfiles are OpenShift AI's; on plain Kueue the job files name
     // the kinds. Without either and without frameworks, nothing to enable.
     Diagnostics d;
-    CHECK(qf_test::build_text(site_text("kueue-0.16", "  kueueConfig: {}\n"), d).empty());
+    CHECK(qf_test::build_text(lab_site("kueue-0.16", "  kueueConfig: {}\n"), d).empty());
     auto e = with_rule(d, "site.kueue-config");
     REQUIRE(e.size() == 1);
     CHECK(e[0].mark.line == 15);
@@ -122,7 +100,7 @@ TEST_CASE("kueue config: integrations come from the site and must be the target 
 
     // Unknown name: did you mean.
     Diagnostics d2;
-    CHECK(qf_test::build_text(site_text("kueue-0.16", "  kueueConfig: {frameworks: [kubeflow.org/pytorchjobs]}\n"), d2)
+    CHECK(qf_test::build_text(lab_site("kueue-0.16", "  kueueConfig: {frameworks: [kubeflow.org/pytorchjobs]}\n"), d2)
               .empty());
     e = with_rule(d2, "site.kueue-config");
     REQUIRE(e.size() == 1);
@@ -130,14 +108,14 @@ TEST_CASE("kueue config: integrations come from the site and must be the target 
 
     // A later release's integration: the first release that has it.
     Diagnostics d3;
-    CHECK(qf_test::build_text(site_text("kueue-0.13", "  kueueConfig: {frameworks: [trainer.kubeflow.org/trainjob]}\n"), d3)
+    CHECK(qf_test::build_text(lab_site("kueue-0.13", "  kueueConfig: {frameworks: [trainer.kubeflow.org/trainjob]}\n"), d3)
               .empty());
     e = with_rule(d3, "target.kueue-config");
     REQUIRE(e.size() == 1);
     CHECK_THAT(e[0].message, Catch::Contains("Kueue 0.13 (target kueue-0.13) does not register; it is first in Kueue 0.14"));
     // One that Kueue dropped.
     Diagnostics d4;
-    CHECK(qf_test::build_text(site_text("kueue-0.16", "  kueueConfig: {frameworks: [kubeflow.org/mxjob]}\n"), d4).empty());
+    CHECK(qf_test::build_text(lab_site("kueue-0.16", "  kueueConfig: {frameworks: [kubeflow.org/mxjob]}\n"), d4).empty());
     e = with_rule(d4, "target.kueue-config");
     REQUIRE(e.size() == 1);
     CHECK_THAT(e[0].message, Catch::Contains("Kueue dropped it"));
@@ -174,7 +152,7 @@ TEST_CASE("kueue config: fair sharing, DRA and targets that cannot take it", "[k
     };
     for (const auto& c : cases) {
         Diagnostics d;
-        const std::string out = qf_test::build_text(site_text(c.target, c.config, c.team_extra), d);
+        const std::string out = qf_test::build_text(lab_site(c.target, c.config, c.team_extra), d);
         INFO(c.target << " " << c.config << qf_test::messages(d));
         CHECK(out.empty());
         auto e = with_rule(d, c.rule);
@@ -192,7 +170,7 @@ TEST_CASE("kueue config: a weight nothing turns on is a warning", "[kueue-config
                                           {"rhoai-3.5", "", "add spec.kueueOperator"},
                                           {"rhoai-2.16", "", "turn fairSharing on in the Configuration"}}) {
         Diagnostics d;
-        const std::string out = qf_test::build_text(site_text(c.target, c.extra, "      fairSharingWeight: 2\n"), d);
+        const std::string out = qf_test::build_text(lab_site(c.target, c.extra, "      fairSharingWeight: 2\n"), d);
         INFO(c.target << qf_test::messages(d));
         CHECK_FALSE(out.empty());
         auto w = with_rule(d, "site.fair-sharing-off");
@@ -204,7 +182,7 @@ TEST_CASE("kueue config: a weight nothing turns on is a warning", "[kueue-config
     // Turned on: no warning.
     Diagnostics d;
     CHECK_FALSE(
-        qf_test::build_text(site_text("kueue-0.16", "  kueueConfig: {frameworks: [batch/job]}\n", "      fairSharingWeight: 2\n"), d)
+        qf_test::build_text(lab_site("kueue-0.16", "  kueueConfig: {frameworks: [batch/job]}\n", "      fairSharingWeight: 2\n"), d)
             .empty());
     CHECK(with_rule(d, "site.fair-sharing-off").empty());
 }

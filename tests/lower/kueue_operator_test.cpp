@@ -2,6 +2,7 @@
 // from spec.kueueOperator with the field set of the target's operator
 // release, and the kueue-config.* rules over a hand-written CR or Kueue
 // Configuration.
+#include "lab_site.hpp"
 #include "test_util.hpp"
 
 #include <queueforge/checks/validate.hpp>
@@ -14,34 +15,10 @@ using namespace queueforge;
 
 namespace {
 
+using qf_test::with_rule;
+using qf_test::lab_site;
+
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-std::string site_text(const std::string& target, const std::string& kueue_operator, const std::string& team_extra = {},
-                      const std::string& extra = {}) {
-    return "apiVersion: queueforge.io/v1alpha1\n"  // 1
-           "kind: Site\n"                          // 2
-           "metadata:\n"                           // 3
-           "  name: lab\n"                         // 4
-           "spec:\n"                               // 5
-           "  target: " + target + "\n" +          // 6
-           "  pools:\n"                            // 7
-           "    - name: a100\n"                    // 8
-           "      nodes: 2\n"                      // 9
-           "      allocatable: {cpu: 96, memory: 1000Gi, nvidia.com/gpu: 8}\n"  // 10
-           "  teams:\n"                            // 11
-           "    - name: team-a\n"                  // 12
-           "      namespaces: [team-a]\n" +        // 13
-           team_extra +
-           "      quota: [{pool: a100, nominal: {cpu: 8, memory: 64Gi, nvidia.com/gpu: 4}}]\n" + extra +
-           kueue_operator;
-}
-
-std::vector<Diagnostic> with_rule(const Diagnostics& d, const std::string& rule) {
-    std::vector<Diagnostic> out;
-    for (const auto& x : d.all())
-        if (x.rule == rule) out.push_back(x);
-    return out;
-}
 
 Diagnostics validate_text(const std::string& yaml, const std::string& target = {}) {
     LoadedResources in;
@@ -58,7 +35,7 @@ Diagnostics validate_text(const std::string& yaml, const std::string& target = {
 
 TEST_CASE("kueue operator: the Kueue CR with the 1.4 field set on rhoai-3.5", "[kueue-operator]") {
     Diagnostics d;
-    auto out = qf_test::build_text(site_text("rhoai-3.5", R"(  hardwareProfiles: {perTeamAndPool: true}
+    auto out = qf_test::build_text(lab_site("rhoai-3.5", R"(  hardwareProfiles: {perTeamAndPool: true}
   kueueOperator:
     frameworks: [LeaderWorkerSet, PyTorchJob]
     gangScheduling: {policy: ByWorkload, admission: Sequential}
@@ -123,7 +100,7 @@ kind: SparkApplication
 metadata: {name: s, namespace: team-a}
 )");
     auto site = [&](const std::string& target, const std::string& file) {
-        return site_text(target, "  kueueOperator:\n", "",
+        return lab_site(target, "  kueueOperator:\n", "",
                          "  workloads:\n    - {name: w, namespace: team-a, queue: default, file: " + file + "}\n");
     };
     qf_test::write_text(tmp.path / "queueforge-site.yaml", site("rhoai-3.3", "jobs/train.yaml"));
@@ -170,7 +147,7 @@ TEST_CASE("kueue operator: bad input and targets without the operator", "[kueue-
     };
     for (const auto& c : cases) {
         Diagnostics d;
-        auto out = qf_test::build_text(site_text(c.target, c.kueue_operator, c.team_extra), d);
+        auto out = qf_test::build_text(lab_site(c.target, c.kueue_operator, c.team_extra), d);
         INFO(c.target << "\n" << c.kueue_operator << qf_test::messages(d));
         CHECK(out.empty());
         bool found = false;
@@ -180,14 +157,14 @@ TEST_CASE("kueue operator: bad input and targets without the operator", "[kueue-
     }
     // 2.25 with kueue Unmanaged runs the operator (RHBoK 1.0, Kueue 0.11).
     Diagnostics ok;
-    auto out = qf_test::build_text(site_text("rhoai-2.25", "  kueueOperator: {frameworks: [BatchJob]}\n", "",
+    auto out = qf_test::build_text(lab_site("rhoai-2.25", "  kueueOperator: {frameworks: [BatchJob]}\n", "",
                                              "  dataScienceCluster: {components: {kueue: Unmanaged}}\n"),
                                    ok);
     INFO(qf_test::messages(ok));
     CHECK(has(out, "kind: Kueue\n"));
     // A fair-sharing weight without a policy makes it FairSharing.
     Diagnostics fs;
-    auto fair = qf_test::build_text(site_text("rhoai-3.5", "  kueueOperator: {frameworks: [BatchJob]}\n", "      fairSharingWeight: 3\n"), fs);
+    auto fair = qf_test::build_text(lab_site("rhoai-3.5", "  kueueOperator: {frameworks: [BatchJob]}\n", "      fairSharingWeight: 3\n"), fs);
     INFO(qf_test::messages(fs));
     CHECK(has(fair, "    preemption:\n      preemptionPolicy: FairSharing\n"));
 }

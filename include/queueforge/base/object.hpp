@@ -28,9 +28,11 @@ const char* derivation_name(Derivation d);  // "written", "share", ... (compiler
 
 // Where one value of an object came from: the site position of the element
 // it was derived from and the rule that derived it. Positions are in the site
-// file the object was lowered from, like Object::origin. 24 bytes and no
-// allocation, since a large site has hundreds of thousands of them:
-// explain.hpp turns them into field paths and texts.
+// file the object was lowered from, like Object::origin. 32 bytes and no
+// allocation, since a large site has hundreds of thousands of them (the
+// 12 bytes of address, depth and derivation and the rule index fill the
+// 16 before the Mark, so there is no padding): explain.hpp turns them into
+// field paths and texts.
 struct Provenance {
     static constexpr std::size_t kMaxDepth = 10;
     using Address = std::array<std::uint8_t, kMaxDepth>;
@@ -42,9 +44,10 @@ struct Provenance {
     Address node{};
     std::uint8_t depth = 0;
     Derivation how = Derivation::Written;
-    Mark mark;
     std::uint32_t rule = 0;  // 1-based index into Object::rules; 0: none ("written in the site")
+    Mark mark;
 };
+static_assert(sizeof(Provenance) <= 32, "Provenance is stored once per recorded value: keep it unpadded");
 
 struct Object {
     std::string api_version;

@@ -474,38 +474,36 @@ struct Builder {
         spec.set("teamDefaults", std::move(defaults));
         spec.set("teams", teams());
         // Kueue's own configuration: the job integrations, fair sharing
-        // (Run:ai's is always on) and the DRA mappings. Run:ai's own workload
-        // types (training, workspaces) run as its CRDs; on Kueue they become
-        // Kubeflow training jobs and batch Jobs.
+        // (Run:ai's is always on) and the DRA mappings.
         const auto target = find_target(opts.target).target;
         const bool dra = !placed.device_class_mappings.items().empty();
+        // The section's frameworks: Run:ai's own workload CRDs have no Kueue
+        // integration; they become Kubeflow training jobs and batch Jobs.
+        auto frameworks = [&](const std::string& section, const char* job, const char* training, const char* more) {
+            Node fw = Node::sequence();
+            fw.push(Node::string(job));
+            fw.push(Node::string(training));
+            item("organization", "workload types", "Run:ai training and workspace workloads",
+                 section + ".frameworks " + job + ", " + training, "approximated",
+                 std::string("Run:ai's own workload CRDs have no Kueue integration: submit them as Jobs or Kubeflow "
+                             "jobs (add frameworks to the site for ") +
+                     more + ", ...)");
+            return fw;
+        };
         if (opts.target.rfind("rhoai-3", 0) == 0) {
             Node ko = Node::mapping();
-            Node fw = Node::sequence();
-            fw.push(Node::string("BatchJob"));
-            fw.push(Node::string("PyTorchJob"));
-            ko.set("frameworks", std::move(fw));
+            ko.set("frameworks", frameworks("kueueOperator", "BatchJob", "PyTorchJob", "RayJob, JobSet"));
             ko.set("preemptionPolicy", Node::string("FairSharing"));
             if (dra) ko.set("deviceClassMappings", placed.device_class_mappings);
-            item("organization", "workload types", "Run:ai training and workspace workloads",
-                 "kueueOperator.frameworks BatchJob, PyTorchJob", "approximated",
-                 "Run:ai's own workload CRDs have no Kueue integration: submit them as Jobs or Kubeflow jobs "
-                 "(add frameworks to the site for RayJob, JobSet, ...)");
             spec.set("kueueOperator", std::move(ko));
             item("organization", "fair sharing of over-quota resources", "always on",
                  "kueueOperator.preemptionPolicy FairSharing (the Kueue CR turns on Kueue's fair sharing)", "exact");
         } else if (target && target->platform != Platform::OpenShiftAI) {
             Node kc = Node::mapping();
-            Node fw = Node::sequence();
-            fw.push(Node::string("batch/job"));
-            fw.push(Node::string("kubeflow.org/pytorchjob"));
-            kc.set("frameworks", std::move(fw));
+            kc.set("frameworks", frameworks("kueueConfig", "batch/job", "kubeflow.org/pytorchjob",
+                                            "ray.io/rayjob, jobset.x-k8s.io/jobset"));
             if (fair_sharing_available()) kc.set("fairSharing", Node::boolean(true));
             if (dra) kc.set("deviceClassMappings", placed.device_class_mappings);
-            item("organization", "workload types", "Run:ai training and workspace workloads",
-                 "kueueConfig.frameworks batch/job, kubeflow.org/pytorchjob", "approximated",
-                 "Run:ai's own workload CRDs have no Kueue integration: submit them as Jobs or Kubeflow jobs "
-                 "(add frameworks to the site for ray.io/rayjob, jobset.x-k8s.io/jobset, ...)");
             spec.set("kueueConfig", std::move(kc));
             if (fair_sharing_available())
                 item("organization", "fair sharing of over-quota resources", "always on",
