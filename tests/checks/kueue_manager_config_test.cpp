@@ -18,12 +18,7 @@ namespace {
 
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
-std::vector<Diagnostic> with_rule(const Diagnostics& d, const std::string& rule) {
-    std::vector<Diagnostic> out;
-    for (const auto& x : d.all())
-        if (x.rule == rule) out.push_back(x);
-    return out;
-}
+using qf_test::with_rule;
 
 Diagnostics validate_text(const std::string& yaml, const std::string& target = {}, bool ignore_missing = false) {
     LoadedResources in;

@@ -61,12 +61,7 @@ Diagnostics validate_text(const std::string& yaml, const std::string& target = {
     return d;
 }
 
-std::vector<Diagnostic> with_rule(const Diagnostics& d, const std::string& rule) {
-    std::vector<Diagnostic> out;
-    for (const auto& x : d.all())
-        if (x.rule == rule) out.push_back(x);
-    return out;
-}
+using qf_test::with_rule;
 
 }  // namespace
 

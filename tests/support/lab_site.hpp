@@ -2,10 +2,7 @@
 // The one-pool, one-team site the platform-section tests build on
 // (kueueOperator, kueueConfig), with the line numbers a test checks
 // positions against.
-#include <queueforge/base/diagnostics.hpp>
-
 #include <string>
-#include <vector>
 
 namespace qf_test {
 
@@ -29,14 +26,6 @@ inline std::string lab_site(const std::string& target, const std::string& sectio
            "      namespaces: [team-a]\n" +        // 13
            team_extra +
            "      quota: [{pool: a100, nominal: {cpu: 8, memory: 64Gi, nvidia.com/gpu: 4}}]\n" + extra + section;
-}
-
-// The findings of one rule, in order.
-inline std::vector<queueforge::Diagnostic> with_rule(const queueforge::Diagnostics& d, const std::string& rule) {
-    std::vector<queueforge::Diagnostic> out;
-    for (const auto& x : d.all())
-        if (x.rule == rule) out.push_back(x);
-    return out;
 }
 
 }  // namespace qf_test

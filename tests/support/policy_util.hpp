@@ -1,5 +1,7 @@
 #pragma once
 // Helpers shared by the policy and ValidatingAdmissionPolicy tests.
+#include "test_util.hpp"
+
 #include <queueforge/checks/policy.hpp>
 #include <queueforge/frontend/manifests.hpp>
 
@@ -22,13 +24,6 @@ inline queueforge::Diagnostics run_policies(const std::string& file, const std::
     if (!objects.empty()) queueforge::load_resources_from_text("objects.yaml", objects, in, d);
     queueforge::policy::evaluate(set, in.resources, target, opts, d);
     return d;
-}
-
-inline std::vector<queueforge::Diagnostic> with_rule(const queueforge::Diagnostics& d, const std::string& rule) {
-    std::vector<queueforge::Diagnostic> out;
-    for (const auto& x : d.all())
-        if (x.rule == rule) out.push_back(x);
-    return out;
 }
 
 }  // namespace qf_test

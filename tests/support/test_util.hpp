@@ -100,6 +100,14 @@ inline bool has_rule(const queueforge::Diagnostics& d, const std::string& rule) 
     return false;
 }
 
+// The findings of one rule, in order.
+inline std::vector<queueforge::Diagnostic> with_rule(const queueforge::Diagnostics& d, const std::string& rule) {
+    std::vector<queueforge::Diagnostic> out;
+    for (const auto& x : d.all())
+        if (x.rule == rule) out.push_back(x);
+    return out;
+}
+
 inline std::string messages(const queueforge::Diagnostics& d) {
     std::string s;
     for (const auto& x : d.all())
