@@ -1347,6 +1347,19 @@ TEST_CASE("import: Kueue's kueue-manager-config becomes spec.kueueConfig or is k
     CHECK(text_at(*mk, {"fairSharing"}) == "true");
     CHECK(render_stream(build(m.text), "") == moved.substr(moved.find("---")));
 
+    // Fair sharing off under a weight: the site could not say it (the build
+    // refuses weights that do nothing), so the ConfigMap is kept whole.
+    std::string off = golden;
+    const std::string fs = "    fairSharing:\n      preemptionStrategies:\n        - LessThanOrEqualToFinalShare\n"
+                           "        - LessThanInitialShare\n";
+    REQUIRE(off.find(fs) != std::string::npos);
+    off.erase(off.find(fs), fs.size());
+    auto o = import_text(off);
+    REQUIRE(o.result);
+    CHECK(o.result->stats.passthrough == 1);
+    CHECK_FALSE(o.result->site.find("spec")->find("kueueConfig"));
+    CHECK(render_stream(build(o.text), "") == off.substr(off.find("---")));
+
     // A setting the site cannot say: the ConfigMap is kept whole, and the
     // weight it turns on is not reported as unused.
     std::string more = golden;

@@ -412,7 +412,10 @@ void add_kueue_config(Assembly& a) {
     bool weights = a.team_defaults.find("fairSharingWeight") != nullptr;
     for (const auto& t : a.teams.items()) weights = weights || t.find("fairSharingWeight");
     for (const auto& c : a.cohort_list.items()) weights = weights || (c.is_map() && c.find("fairSharingWeight"));
-    if (fair != weights) k.set("fairSharing", Node::boolean(fair));
+    // Weights with fair sharing off would not build (site.fair-sharing-weights):
+    // the ConfigMap is kept whole, and validate reports the weights it ignores.
+    if (weights && !fair) return;
+    if (fair && !weights) k.set("fairSharing", Node::boolean(true));
     if (Node m = device_class_mappings(at(*cfg, {"resources", "deviceClassMappings"})); m.size())
         k.set("deviceClassMappings", std::move(m));
     stamp(k, a.model.element({*found}));
