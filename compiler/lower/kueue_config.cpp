@@ -32,7 +32,7 @@
 #include <queueforge/frontend/kueue_operator.hpp>
 
 #include <algorithm>
-#include <map>
+#include <set>
 
 namespace queueforge::lower {
 
@@ -42,10 +42,7 @@ constexpr const char* kDefaultNamespace = "kueue-system";
 
 // Why the target's Kueue is not configured through spec.kueueConfig.
 std::string why_not_here(const Context& ctx) {
-    bool unmanaged = false;
-    for (const auto& [name, state] : ctx.site.dsc.components)
-        if (name.value == "kueue" && state.value == "Unmanaged") unmanaged = true;
-    if (platform::kueue_from_operator(ctx.target, unmanaged))
+    if (platform::kueue_from_operator(ctx.target, kueue_unmanaged(ctx.site)))
         return "the Red Hat build of Kueue operator writes Kueue's Configuration from its Kueue CR: use spec.kueueOperator";
     return "OpenShift AI " + ctx.target.release.to_string() +
            " deploys its embedded Kueue and writes its Configuration itself (the Red Hat build of Kueue operator's CR, "
@@ -91,7 +88,6 @@ void lower_kueue_config(Context& ctx) {
     }
     const Version kueue = ctx.target.kueue;
     const std::string ktext = "Kueue " + kueue.to_string() + " (target " + ctx.target.name + ")";
-    const bool v1beta1 = kueue < Version{0, 15, 0};
     const std::size_t errors_before = ctx.diags.count(Severity::Error);
 
     std::vector<PendingRecord> records;
@@ -100,8 +96,9 @@ void lower_kueue_config(Context& ctx) {
 
     // ---- integrations.frameworks -------------------------------------------
     const auto available = platform::kueue_integrations(kueue);
-    std::map<std::string, Origin> wanted;
-    auto want = [&](const std::string& f, Origin from, Mark at, const std::string& because) {
+    // The text is one string (one provenance record), so only the names are kept.
+    std::set<std::string> wanted;
+    auto want = [&](const std::string& f, Mark at, const std::string& because) {
         if (!std::binary_search(available.begin(), available.end(), f)) {
             auto first = platform::first_kueue_with_integration(f);
             ctx.error(at,
@@ -111,11 +108,11 @@ void lower_kueue_config(Context& ctx) {
                       "target.kueue-config");
             return;
         }
-        wanted.try_emplace(f, std::move(from));
+        wanted.insert(f);
     };
-    for (auto& need : needed_job_kinds(ctx)) {
+    for (const auto& need : needed_job_kinds(ctx)) {
         const std::string f = platform::kueue_integration_of(need.api_version, need.kind);
-        if (!f.empty()) want(f, std::move(need.from), need.at, need.because);
+        if (!f.empty()) want(f, need.at, need.because);
     }
     for (const auto& f : k.frameworks) {
         if (!platform::first_kueue_with_integration(f.value)) {
@@ -126,7 +123,7 @@ void lower_kueue_config(Context& ctx) {
                       "site.kueue-config");
             continue;
         }
-        want(f.value, {f.mark, Derivation::Written, {}}, f.mark, "spec.kueueConfig.frameworks");
+        want(f.value, f.mark, "spec.kueueConfig.frameworks");
     }
     if (wanted.empty() && ctx.diags.count(Severity::Error) == errors_before)
         ctx.error(k.mark,
@@ -135,14 +132,16 @@ void lower_kueue_config(Context& ctx) {
                   "site.kueue-config");
 
     Node cfg = Node::mapping();
-    cfg.set("apiVersion", Node::string(platform::kueue_configuration_api_version(kueue)));
+    const std::string api_version = platform::kueue_configuration_api_version(kueue);
+    const bool v1beta1 = api_version.ends_with("/v1beta1");
+    cfg.set("apiVersion", Node::string(api_version));
     cfg.set("kind", Node::string("Configuration"));
     Node settings = platform::kueue_manager_settings(kueue);
     for (auto& e : settings.entries()) cfg.set(e.key, std::move(e.value));
     if (k.manage_jobs_without_queue_name)
         cfg.set("manageJobsWithoutQueueName", Node::boolean(k.manage_jobs_without_queue_name->value));
     Node frameworks = Node::sequence();
-    for (const auto& [f, from] : wanted) frameworks.push(Node::string(f));
+    for (const auto& f : wanted) frameworks.push(Node::string(f));
     Node integrations = Node::mapping();
     integrations.set("frameworks", std::move(frameworks));
     cfg.set("integrations", std::move(integrations));

@@ -40,10 +40,7 @@ std::optional<platform::KueueOperatorRelease> first_with(const std::string& fram
 void lower_kueue_operator(Context& ctx) {
     if (!ctx.site.kueue_operator) return;
     const auto& k = *ctx.site.kueue_operator;
-    bool unmanaged = false;
-    for (const auto& [name, state] : ctx.site.dsc.components)
-        if (name.value == "kueue" && state.value == "Unmanaged") unmanaged = true;
-    if (!platform::kueue_from_operator(ctx.target, unmanaged)) {
+    if (!platform::kueue_from_operator(ctx.target, kueue_unmanaged(ctx.site))) {
         std::string why;
         if (ctx.target.platform != Platform::OpenShiftAI)
             why = "plain Kueue is configured by its Configuration (config.kueue.x-k8s.io, the kueue-manager-config ConfigMap)";

@@ -21,6 +21,12 @@ std::vector<NeededKind> needed_job_kinds(const Context& ctx) {
     return out;
 }
 
+bool kueue_unmanaged(const site::Site& s) {
+    for (const auto& [name, state] : s.dsc.components)
+        if (name.value == "kueue" && state.value == "Unmanaged") return true;
+    return false;
+}
+
 std::optional<std::pair<Mark, std::string>> first_fair_sharing_weight(const site::Site& s) {
     if (s.team_defaults.fair_sharing_weight) return std::pair{s.team_defaults.fair_sharing_weight->mark, std::string("teamDefaults")};
     for (const auto& t : s.teams)

@@ -25,6 +25,10 @@ struct NeededKind {
 // are StatefulSets and its model servers Deployments).
 std::vector<NeededKind> needed_job_kinds(const Context& ctx);
 
+// Whether the DataScienceCluster hands Kueue to the Red Hat build of Kueue
+// (dataScienceCluster.components.kueue: Unmanaged).
+bool kueue_unmanaged(const site::Site& s);
+
 // The first fair-sharing weight the site sets (teamDefaults, a team, a
 // cohort) and whose it is ("team llm"), or nullopt.
 std::optional<std::pair<Mark, std::string>> first_fair_sharing_weight(const site::Site& s);
