@@ -1,6 +1,8 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
@@ -87,6 +89,17 @@ int finish_report(const ReportFormat& format, Diagnostics& diags, ReportContext&
     std::cout << format_report(format, diags, ctx);
     std::cout.flush();
     return exit_code(diags, ctx.fail_level);
+}
+
+int exit_without_teardown(int code) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return code;
+#else
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    std::_Exit(code);
+#endif
 }
 
 void merge_summary(ValidationSummary& into, ValidationSummary from) {

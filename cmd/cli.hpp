@@ -58,6 +58,14 @@ int report(Diagnostics& diags, std::vector<SourceText> sources);
 int finish_report(const ReportFormat& format, Diagnostics& diags, ReportContext& ctx, const GateFlags& g,
                   ValidationSummary summary);
 
+// Ends the process with `code` once its output is written, without
+// destroying what the command built: freeing the trees of 100,000 objects
+// one by one was a tenth of `validate`'s run, and the system reclaims them at
+// once. Builds with sanitizers return `code` instead, so that LeakSanitizer
+// still sees every allocation freed. Only for commands that leave nothing to
+// clean up (no staging folder, no temporary file).
+int exit_without_teardown(int code);
+
 // --policy, --no-builtin-policies (validate and check; --disable is a gate flag
 // that also switches policies off).
 void add_policy_flags(CLI::App& sub, policy::Options& opts);

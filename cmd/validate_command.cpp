@@ -65,7 +65,7 @@ int run_validate(ValidateFlags f) {
         if (!site.empty()) ctx.sites.push_back(site);
     }
     ctx.summary = f.summary;
-    return finish_report(*format, diags, ctx, f.gate, std::move(summary));
+    return exit_without_teardown(finish_report(*format, diags, ctx, f.gate, std::move(summary)));
 }
 
 }  // namespace

@@ -473,6 +473,12 @@ TEST_CASE("yaml: binary and badly encoded input is an error") {
     expect_error("a: \xc0\xaf\n", "yaml.encoding");        // overlong
     expect_error("a: \xed\xa0\x80\n", "yaml.encoding");    // surrogate
     expect_error("a: \x1b[31mred\n", "yaml.encoding");     // raw escape character
+    // DEL, the first byte past printable ASCII (which is read without
+    // decoding), at its column after a long ASCII line.
+    d = expect_error("key: " + std::string(100, 'x') + "\x7f\n", "yaml.encoding");
+    CHECK(d.mark == Mark{1, 106});
+    d = expect_error("a: ~\nb: \tc\x7f\n", "yaml.encoding");
+    CHECK(d.mark == Mark{2, 6});
     expect_error("\xff\xfe" "a\0:\0 \0" "1\0", "yaml.encoding");  // UTF-16
     // Valid multi-byte text and a BOM are fine; columns count bytes.
     Node root = load_one("\xEF\xBB\xBFname: caf\xC3\xA9 \xF0\x9F\x9A\x80\nx: [y]\n");

@@ -3,61 +3,66 @@
 // null checks; "" and 0 mean unknown. Only summary.kinds depends on
 // --summary. New keys may be added; existing ones never change meaning.
 #include "backends/findings/common.hpp"
-
-#include <nlohmann/json.hpp>
+#include "backends/findings/json_writer.hpp"
 
 namespace queueforge {
 
 namespace {
 
-using Json = nlohmann::ordered_json;  // insertion order: stable and readable
-
-Json finding(const Diagnostic& d) {
-    return Json{
-        {"file", d.file},
-        {"line", d.mark.line},
-        {"column", d.mark.known() ? d.mark.col : 0},
-        {"severity", severity_name(d.severity)},
-        {"rule", d.rule},
-        {"message", d.message},
-        {"object",
-         {{"apiVersion", d.object.api_version},
-          {"kind", d.object.kind},
-          {"namespace", d.object.namespace_},
-          {"name", d.object.name}}},
-        {"path", d.path},
-        {"site", d.site},
-    };
+void finding(findings::JsonWriter& w, const Diagnostic& d) {
+    w.begin_object();
+    w.member("file", d.file);
+    w.member("line", d.mark.line);
+    w.member("column", d.mark.known() ? d.mark.col : 0);
+    w.member("severity", severity_name(d.severity));
+    w.member("rule", d.rule);
+    w.member("message", d.message);
+    w.key("object");
+    w.begin_object();
+    w.member("apiVersion", d.object.api_version);
+    w.member("kind", d.object.kind);
+    w.member("namespace", d.object.namespace_);
+    w.member("name", d.object.name);
+    w.end_object();
+    w.member("path", d.path);
+    w.member("site", d.site);
+    w.end_object();
 }
 
 }  // namespace
 
 std::string format_json(const Diagnostics& diags, const ReportContext& ctx) {
-    Json summary{
-        {"files", findings::report_files(diags, ctx).size()},
-        {"objects", ctx.objects_checked},
-        {"errors", diags.count(Severity::Error)},
-        {"warnings", diags.count(Severity::Warning)},
-        {"notes", diags.count(Severity::Note)},
-    };
+    std::string out;
+    findings::JsonWriter w(out);
+    w.begin_object();
+    w.member("apiVersion", "queueforge.io/v1alpha1");
+    w.member("kind", "ValidationReport");
+    w.key("tool");
+    w.begin_object();
+    w.member("name", ctx.tool_name);
+    w.member("version", ctx.tool_version);
+    w.end_object();
+    w.key("summary");
+    w.begin_object();
+    w.member("files", findings::report_files(diags, ctx).size());
+    w.member("objects", ctx.objects_checked);
+    w.member("errors", diags.count(Severity::Error));
+    w.member("warnings", diags.count(Severity::Warning));
+    w.member("notes", diags.count(Severity::Note));
     if (ctx.summary) {
-        Json kinds = Json::object();
-        for (const auto& [kind, n] : findings::sorted_kinds(ctx)) kinds[kind] = n;
-        summary["kinds"] = std::move(kinds);
+        w.key("kinds");
+        w.begin_object();
+        for (const auto& [kind, n] : findings::sorted_kinds(ctx)) w.member(kind, n);
+        w.end_object();
     }
-    Json findings = Json::array();
-    for (const auto& d : diags.all()) findings.push_back(finding(d));
-
-    const Json doc{
-        {"apiVersion", "queueforge.io/v1alpha1"},
-        {"kind", "ValidationReport"},
-        {"tool", {{"name", ctx.tool_name}, {"version", ctx.tool_version}}},
-        {"summary", std::move(summary)},
-        {"findings", std::move(findings)},
-    };
-    // `replace`: a message quoting a file name with invalid UTF-8 must not
-    // turn the whole report into an exception.
-    return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+    w.end_object();
+    w.key("findings");
+    w.begin_array();
+    for (const auto& d : diags.all()) finding(w, d);
+    w.end_array();
+    w.end_object();
+    out += '\n';
+    return out;
 }
 
 }  // namespace queueforge

@@ -5,7 +5,7 @@
 
 #include <queueforge/checks/rule_catalogue.hpp>
 
-#include <nlohmann/json.hpp>
+#include "backends/findings/json_writer.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -13,8 +13,6 @@
 namespace queueforge {
 
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 // A result needs a ruleId for GitHub to track the alert across runs.
 constexpr std::string_view kUnclassifiedRule = "unclassified";
@@ -92,25 +90,39 @@ struct Artifacts {
     std::unordered_map<std::string, std::size_t> index;
 };
 
-Json location(const Diagnostic& d, const Artifacts& artifacts, Columns& columns) {
-    Json loc = Json::object();
+bool has_location(const Diagnostic& d) { return !d.file.empty() || !d.object.empty(); }
+
+void location(findings::JsonWriter& w, const Diagnostic& d, const Artifacts& artifacts, Columns& columns) {
+    w.begin_object();
     if (!d.file.empty()) {
-        Json artifact{{"uri", uri_of(d.file)}, {"uriBaseId", "%SRCROOT%"}};
-        if (const auto it = artifacts.index.find(d.file); it != artifacts.index.end()) artifact["index"] = it->second;
+        w.key("physicalLocation");
+        w.begin_object();
+        w.key("artifactLocation");
+        w.begin_object();
+        w.member("uri", uri_of(d.file));
+        w.member("uriBaseId", "%SRCROOT%");
+        if (const auto it = artifacts.index.find(d.file); it != artifacts.index.end()) w.member("index", it->second);
+        w.end_object();
         // GitHub places an alert only with a startLine; a finding about the
         // whole file (unreadable, not YAML) goes on line 1.
-        Json region{{"startLine", d.mark.known() ? d.mark.line : 1}};
-        if (d.mark.known() && d.mark.col > 0) region["startColumn"] = columns.code_points(d);
-        loc["physicalLocation"] = Json{{"artifactLocation", std::move(artifact)}, {"region", std::move(region)}};
+        w.key("region");
+        w.begin_object();
+        w.member("startLine", d.mark.known() ? d.mark.line : 1);
+        if (d.mark.known() && d.mark.col > 0) w.member("startColumn", columns.code_points(d));
+        w.end_object();
+        w.end_object();
     }
     if (!d.object.empty()) {
-        loc["logicalLocations"] = Json::array({Json{
-            {"name", d.object.name.empty() ? d.object.kind : d.object.name},
-            {"fullyQualifiedName", d.object.display()},
-            {"kind", "object"},
-        }});
+        w.key("logicalLocations");
+        w.begin_array();
+        w.begin_object();
+        w.member("name", d.object.name.empty() ? d.object.kind : d.object.name);
+        w.member("fullyQualifiedName", d.object.display());
+        w.member("kind", "object");
+        w.end_object();
+        w.end_array();
     }
-    return loc;
+    w.end_object();
 }
 
 }  // namespace
@@ -121,62 +133,101 @@ std::string format_sarif(const Diagnostics& diags, const ReportContext& ctx) {
     std::sort(rule_ids.begin(), rule_ids.end());
     rule_ids.erase(std::unique(rule_ids.begin(), rule_ids.end()), rule_ids.end());
 
-    Json driver{{"name", ctx.tool_name}};
-    if (!ctx.tool_version.empty()) driver["version"] = ctx.tool_version;
-    if (!ctx.information_uri.empty()) driver["informationUri"] = ctx.information_uri;
+    std::string out;
+    findings::JsonWriter w(out);
+    w.begin_object();
+    w.member("version", "2.1.0");
+    w.member("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+    w.key("runs");
+    w.begin_array();
+    w.begin_object();
+
+    w.key("tool");
+    w.begin_object();
+    w.key("driver");
+    w.begin_object();
+    w.member("name", ctx.tool_name);
+    if (!ctx.tool_version.empty()) w.member("version", ctx.tool_version);
+    if (!ctx.information_uri.empty()) w.member("informationUri", ctx.information_uri);
     // Each rule with its catalogue entry (docs/rules.md), as code-scanning
     // viewers show it beside the alert.
     Diagnostics ignored;
     const rules::Catalogue catalogue = rules::load_catalogue(ignored);
-    Json rules = Json::array();
+    w.key("rules");
+    w.begin_array();
     for (const auto& id : rule_ids) {
-        Json rule{{"id", id}};
+        w.begin_object();
+        w.member("id", id);
         if (const rules::RuleInfo* info = catalogue.find(id)) {
-            rule["shortDescription"] = Json{{"text", info->summary}};
-            rule["fullDescription"] = Json{{"text", info->description.empty() ? info->summary : info->description}};
-            rule["helpUri"] = rules::rule_help_uri(id);
-            rule["defaultConfiguration"] = Json{{"level", level(info->severity)}};
+            w.key("shortDescription");
+            w.begin_object();
+            w.member("text", info->summary);
+            w.end_object();
+            w.key("fullDescription");
+            w.begin_object();
+            w.member("text", info->description.empty() ? info->summary : info->description);
+            w.end_object();
+            w.member("helpUri", rules::rule_help_uri(id));
+            w.key("defaultConfiguration");
+            w.begin_object();
+            w.member("level", level(info->severity));
+            w.end_object();
         }
-        rules.push_back(std::move(rule));
+        w.end_object();
     }
-    driver["rules"] = std::move(rules);
+    w.end_array();
+    w.end_object();
+    w.end_object();
 
     Artifacts files{findings::report_files(diags, ctx), {}};
-    Json artifacts = Json::array();
+    w.key("artifacts");
+    w.begin_array();
     for (const auto& f : files.files) {
         files.index.emplace(f, files.index.size());
-        artifacts.push_back(Json{{"location", {{"uri", uri_of(f)}, {"uriBaseId", "%SRCROOT%"}}}});
+        w.begin_object();
+        w.key("location");
+        w.begin_object();
+        w.member("uri", uri_of(f));
+        w.member("uriBaseId", "%SRCROOT%");
+        w.end_object();
+        w.end_object();
     }
-    Columns columns(ctx.sources);
+    w.end_array();
+    w.member("columnKind", "unicodeCodePoints");
 
-    Json results = Json::array();
+    Columns columns(ctx.sources);
+    w.key("results");
+    w.begin_array();
     for (const auto& d : diags.all()) {
         const auto id = rule_id(d);
-        Json result{
-            {"ruleId", id},
-            {"ruleIndex", std::lower_bound(rule_ids.begin(), rule_ids.end(), id) - rule_ids.begin()},
-            {"level", level(d.severity)},
-            {"message", {{"text", d.message}}},
-        };
-        Json loc = location(d, files, columns);
-        result["locations"] = loc.empty() ? Json::array() : Json::array({std::move(loc)});
-        if (!d.path.empty()) result["properties"] = Json{{"path", d.path}};
-        if (!d.site.empty()) result["properties"]["site"] = d.site;
-        results.push_back(std::move(result));
+        w.begin_object();
+        w.member("ruleId", id);
+        w.member("ruleIndex", static_cast<std::size_t>(std::lower_bound(rule_ids.begin(), rule_ids.end(), id) - rule_ids.begin()));
+        w.member("level", level(d.severity));
+        w.key("message");
+        w.begin_object();
+        w.member("text", d.message);
+        w.end_object();
+        w.key("locations");
+        w.begin_array();
+        if (has_location(d)) location(w, d, files, columns);
+        w.end_array();
+        if (!d.path.empty() || !d.site.empty()) {
+            w.key("properties");
+            w.begin_object();
+            if (!d.path.empty()) w.member("path", d.path);
+            if (!d.site.empty()) w.member("site", d.site);
+            w.end_object();
+        }
+        w.end_object();
     }
+    w.end_array();
 
-    const Json log{
-        {"version", "2.1.0"},
-        {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-        {"runs",
-         Json::array({Json{
-             {"tool", {{"driver", std::move(driver)}}},
-             {"artifacts", std::move(artifacts)},
-             {"columnKind", "unicodeCodePoints"},
-             {"results", std::move(results)},
-         }})},
-    };
-    return log.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+    w.end_object();
+    w.end_array();
+    w.end_object();
+    out += '\n';
+    return out;
 }
 
 }  // namespace queueforge

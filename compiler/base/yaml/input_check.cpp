@@ -261,8 +261,13 @@ bool check_encoding(const std::string& path, std::string_view text, Diagnostics&
     int line = 1;
     std::size_t line_start = 0;
     for (std::size_t i = 0; i < text.size();) {
-        const Mark at{line, static_cast<int>(std::min<std::size_t>(i - line_start + 1, 1u << 30))};
         const char c = text[i];
+        // Printable ASCII, nearly all of a manifest, needs no decoding.
+        if (c >= 0x20 && c < 0x7F) {
+            ++i;
+            continue;
+        }
+        const Mark at{line, static_cast<int>(std::min<std::size_t>(i - line_start + 1, 1u << 30))};
         if (c == '\n') {
             ++line;
             line_start = ++i;

@@ -48,7 +48,7 @@ Result sum(EvalContext& ctx, Args a) {
 }
 
 template <bool Max>
-Result extreme(EvalContext& ctx, Args a) {
+Result list_extreme(EvalContext& ctx, Args a) {
     if (!receiver_list(a, 1)) return std::nullopt;
     const auto& items = a[0].as_list();
     if (items.empty()) return Value::error(std::string(Max ? "max" : "min") + "() called on an empty list");
@@ -87,8 +87,8 @@ Result last_index_of(EvalContext& ctx, Args a) {
 void register_k8s_lists(Registry& r) {
     r.add("isSorted", is_sorted);
     r.add("sum", sum);
-    r.add("min", extreme<false>);
-    r.add("max", extreme<true>);
+    r.add("min", list_extreme<false>);
+    r.add("max", list_extreme<true>);
     r.add("indexOf", index_of);
     r.add("lastIndexOf", last_index_of);
 }

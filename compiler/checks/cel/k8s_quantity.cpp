@@ -29,7 +29,7 @@ Result is_quantity(EvalContext&, Args a) {
     return Value::boolean(Quantity::parse(a[0].as_string()).has_value());
 }
 
-Result sign(EvalContext&, Args a) {
+Result quantity_sign(EvalContext&, Args a) {
     if (!arity(a, 1) || !quantity_of(a[0])) return std::nullopt;
     return Value::integer(quantity_of(a[0])->sign());
 }
@@ -99,7 +99,7 @@ Result multiply(EvalContext&, Args a) {
 void register_quantity(Registry& r) {
     r.add("quantity", quantity);
     r.add("isQuantity", is_quantity);
-    r.add("sign", sign);
+    r.add("sign", quantity_sign);
     r.add("compareTo", compare_quantities<0>);
     r.add("isGreaterThan", compare_quantities<1>);
     r.add("isLessThan", compare_quantities<2>);

@@ -30,13 +30,6 @@ bool uses_variable(const std::string& rule, std::string_view name) {
     return root && references(*root, name);
 }
 
-std::string trim(std::string_view s) {
-    const auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string_view::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r\n");
-    return std::string(s.substr(b, e - b + 1));
-}
-
 // The body of a single-quoted fieldPath segment, with its escapes resolved.
 std::optional<std::string> unquote(std::string_view body) {
     std::string out;
@@ -110,7 +103,7 @@ std::variant<std::vector<FieldStep>, std::string> resolve_field_path(const Schem
 CompiledRule compile_rule(const Schema& s, const CelEntry& c) {
     CompiledRule r;
     std::vector<std::string> problems;
-    if (trim(c.rule).empty()) {
+    if (trim_rule_text(c.rule).empty()) {
         problems.push_back("is empty");
     } else {
         auto p = cel::compile(c.rule);

@@ -9,28 +9,28 @@
 
 namespace queueforge::openapi {
 
-namespace {
-
-// celconfig.MaxEvaluatedMessageExpressionSizeBytes.
-constexpr std::size_t kMaxMessageBytes = 5 * 1024;
-
-std::string trim(std::string_view s) {
+std::string trim_rule_text(std::string_view s) {
     const auto b = s.find_first_not_of(" \t\r\n");
     if (b == std::string_view::npos) return {};
     const auto e = s.find_last_not_of(" \t\r\n");
     return std::string(s.substr(b, e - b + 1));
 }
 
+namespace {
+
+// celconfig.MaxEvaluatedMessageExpressionSizeBytes.
+constexpr std::size_t kMaxMessageBytes = 5 * 1024;
+
 // ruleErrorString: how a rule is named in evaluation errors.
 std::string rule_name(const CelEntry& c) {
-    std::string m = trim(c.message);
-    return m.empty() ? trim(c.rule) : m;
+    std::string m = trim_rule_text(c.message);
+    return m.empty() ? trim_rule_text(c.rule) : m;
 }
 
 // ruleMessageOrDefault.
 std::string rule_message(const CelEntry& c) {
-    std::string m = trim(c.message);
-    return m.empty() ? "failed rule: " + trim(c.rule) : m;
+    std::string m = trim_rule_text(c.message);
+    return m.empty() ? "failed rule: " + trim_rule_text(c.rule) : m;
 }
 
 bool is_cost_error(const cel::Value& v) { return v.is_error() && v.error_message().starts_with("cost limit exceeded"); }
@@ -150,7 +150,7 @@ private:
             // A messageExpression that fails, or yields no usable single-line
             // string, falls back to the message, as on the server.
             if (m->kind() == cel::Value::Kind::String) {
-                std::string t = trim(m->as_string());
+                std::string t = trim_rule_text(m->as_string());
                 if (!t.empty() && t.size() <= kMaxMessageBytes && t.find('\n') == std::string::npos) detail = std::move(t);
             }
         }

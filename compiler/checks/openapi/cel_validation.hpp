@@ -94,6 +94,10 @@ void validate_cel(const Schema& root, const Node& doc, const std::string& file, 
 // identifier at all (empty, a leading digit, other characters).
 std::optional<std::string> cel_escape(std::string_view name);
 
+// A rule's or message's text without the whitespace around it (how the API
+// server tells an empty one).
+std::string trim_rule_text(std::string_view s);
+
 // A value with rules on its schema, in the order the server evaluates them:
 // a node before the values inside it.
 struct CelSite {

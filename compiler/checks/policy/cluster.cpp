@@ -24,7 +24,6 @@ std::string string_at(const cel::Value& map, std::string_view field) {
     return v && v->kind() == cel::Value::Kind::String ? v->as_string() : std::string();
 }
 
-cel::Value str(std::string s) { return cel::Value::string(std::move(s)); }
 
 }  // namespace
 

@@ -13,6 +13,10 @@
 
 namespace queueforge::policy {
 
+// A CEL string: what the objects' lookups, the `target` map and an admission
+// request are built of.
+inline cel::Value str(std::string s) { return cel::Value::string(std::move(s)); }
+
 struct Cluster {
     const std::vector<Resource>& objects;
     std::optional<Target> target;

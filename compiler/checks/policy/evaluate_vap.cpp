@@ -21,7 +21,6 @@ namespace {
 
 using K = cel::Value::Kind;
 
-cel::Value str(std::string s) { return cel::Value::string(std::move(s)); }
 cel::Value map(cel::Value::MapEntries e) { return cel::Value::map(std::move(e)); }
 
 // admission.Request of a CREATE by an anonymous GitOps user.
@@ -52,9 +51,9 @@ Severity severity_of(const std::vector<Action>& actions) {
     return Severity::Note;
 }
 
-class Run {
+class VapRun {
 public:
-    Run(const Data& d, const AdmissionPolicy& p, const AdmissionBinding& b, const Cluster& c, AdmittedObjects& admitted,
+    VapRun(const Data& d, const AdmissionPolicy& p, const AdmissionBinding& b, const Cluster& c, AdmittedObjects& admitted,
         Diagnostics& out, std::set<std::string>& failed)
         : d_(d), p_(p), b_(b), c_(c), admitted_(admitted), out_(out), failed_(failed), severity_(severity_of(b.actions)) {
         eo_.cost_limit = c.cost_limit;
@@ -180,7 +179,7 @@ void evaluate_admission(const Data& d, const Cluster& c, Diagnostics& out, std::
                                   .actions = {Action::Deny}};
         if (bindings.empty() && !p.param_kind.empty()) continue;  // no paramRef to find params by
         if (bindings.empty()) bindings.push_back(&implicit);
-        for (const AdmissionBinding* b : bindings) Run(d, p, *b, c, admitted, out, failed).run();
+        for (const AdmissionBinding* b : bindings) VapRun(d, p, *b, c, admitted, out, failed).run();
     }
 }
 

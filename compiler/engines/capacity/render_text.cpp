@@ -43,7 +43,7 @@ struct Table {
     }
 };
 
-std::string opt(const std::optional<Amount>& a) { return a ? a->str() : "-"; }
+std::string text_or_dash(const std::optional<Amount>& a) { return a ? a->str() : "-"; }
 
 std::string pools_table(const Report& r) {
     Table t{{"POOL", "NODES", "RESOURCE", "PER NODE", "CAPACITY", "NOMINAL", "COMMIT", ""}, {}};
@@ -53,7 +53,7 @@ std::string pools_table(const Report& r) {
         if (p.resources.empty()) t.rows.push_back({name, p.nodes ? std::to_string(*p.nodes) : "-", "-", "", "", "", "", ""});
         for (const auto& res : p.resources) {
             t.rows.push_back({first ? name : "", first ? (p.nodes ? std::to_string(*p.nodes) : "-") : "", res.resource,
-                              opt(res.per_node), opt(res.capacity), res.nominal.str(),
+                              text_or_dash(res.per_node), text_or_dash(res.capacity), res.nominal.str(),
                               res.commit_permille ? percent_text(*res.commit_permille) : "-",
                               res.commit == Commit::Unknown ? "" : commit_name(res.commit)});
             first = false;
@@ -79,8 +79,8 @@ std::string teams_table(const Report& r) {
             // every flavor every resource) says nothing.
             if (all_zero(q)) continue;
             t.rows.push_back({first ? name : "", first ? (team.cohort.empty() ? "-" : team.cohort) : "", q.pool,
-                              q.resource, q.nominal.str(), opt(q.borrowing_limit), opt(q.lending_limit),
-                              q.guaranteed.str(), q.lendable.str(), q.max_burst.str(), opt(q.largest_pod)});
+                              q.resource, q.nominal.str(), text_or_dash(q.borrowing_limit), text_or_dash(q.lending_limit),
+                              q.guaranteed.str(), q.lendable.str(), q.max_burst.str(), text_or_dash(q.largest_pod)});
             first = false;
         }
         if (first) t.rows.push_back({name, team.cohort.empty() ? "-" : team.cohort, "-", "", "", "", "", "", "", "", ""});
@@ -134,7 +134,7 @@ std::string cohorts_section(const Report& r) {
             if (row.subtree_nominal.zero() && row.max_burst.zero()) continue;
             t.rows.push_back({first ? std::string(2 * static_cast<std::size_t>(std::min(c.depth, 32)), ' ') + c.name : "",
                               row.pool, row.resource, row.subtree_nominal.str(), row.shared.str(),
-                              row.own_nominal.str(), opt(row.borrowing_limit), opt(row.lending_limit),
+                              row.own_nominal.str(), text_or_dash(row.borrowing_limit), text_or_dash(row.lending_limit),
                               row.max_burst.str()});
             first = false;
         }

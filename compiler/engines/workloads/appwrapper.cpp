@@ -35,7 +35,7 @@ namespace queueforge::workloads::detail {
 
 namespace {
 
-constexpr std::size_t kMaxPodSets = 8;  // the AppWrapper webhook's bound (a Kueue invariant)
+constexpr std::size_t kMaxAppWrapperPodSets = 8;  // the AppWrapper webhook's bound (a Kueue invariant)
 
 struct AwPodSet {
     std::string path;
@@ -360,11 +360,11 @@ bool build_appwrapper(const Reporter& rep, Built& out) {
             found.push_back({pod_template_at(*obj, ps.path, ignored), ps.replicas, ps.at ? ps.at : obj, ps.tas});
         }
     }
-    if (pod_spec_count == 0 || pod_spec_count > kMaxPodSets) {
+    if (pod_spec_count == 0 || pod_spec_count > kMaxAppWrapperPodSets) {
         rep.invalid(comps, "spec.components",
                     pod_spec_count == 0 ? std::string("Invalid value: components contains no podspecs")
                                         : "Invalid value: components contains " + std::to_string(pod_spec_count) +
-                                              " podspecs; at most " + std::to_string(kMaxPodSets) + " are allowed");
+                                              " podspecs; at most " + std::to_string(kMaxAppWrapperPodSets) + " are allowed");
         return false;
     }
     const std::string& name = rep.job().ref.name;

@@ -38,7 +38,7 @@ namespace queueforge::workloads::detail {
 
 namespace {
 
-constexpr std::int64_t kMaxReplicas = 10000;
+constexpr std::int64_t kMaxDeploymentReplicas = 10000;
 
 }  // namespace
 
@@ -46,10 +46,10 @@ bool build_deployment(const Reporter& rep, Built& out) {
     auto r = read_replicated_pods(rep, "Deployment", "deployment");
     if (!r) return false;
     const Node* tmpl = r->tmpl;
-    if (r->replicas > kMaxReplicas) {
+    if (r->replicas > kMaxDeploymentReplicas) {
         rep.report(Severity::Warning, "jobs.unsupported", present(r->spec, "replicas"), "spec.replicas",
                    std::to_string(r->replicas) + " replicas are not converted: the simulator takes at most " +
-                       std::to_string(kMaxReplicas) + " replicas (one Workload each) per Deployment");
+                       std::to_string(kMaxDeploymentReplicas) + " replicas (one Workload each) per Deployment");
         return false;
     }
     // Each Pod's own single-pod podSet and topology request.

@@ -32,7 +32,7 @@ namespace queueforge::workloads::detail {
 
 namespace {
 
-constexpr std::int64_t kMaxReplicas = 1000000;  // maxLeaderWorkerSetReplicas
+constexpr std::int64_t kMaxLeaderWorkerSetReplicas = 1000000;  // maxLeaderWorkerSetReplicas
 // queueforge's own bound: each group is a Workload of its own (about 16 KB
 // once simulated), so one manifest line must not become a million of them.
 constexpr std::int64_t kMaxGroups = 10000;
@@ -66,7 +66,7 @@ std::int64_t groups(const Node& doc, const Node& spec, std::int64_t replicas) {
     const Node* status = present(&doc, "status");
     const Node* current = present(status, "replicas");
     const std::int64_t have = current && current->as_int() ? *current->as_int() : 0;
-    if (have <= replicas || have > kMaxReplicas) return replicas;
+    if (have <= replicas || have > kMaxLeaderWorkerSetReplicas) return replicas;
     const Node* surge = present(present(present(&spec, "rolloutStrategy"), "rollingUpdateConfiguration"), "maxSurge");
     const std::int64_t max_surge = surge ? parse_int(text(surge)).value_or(0) : 0;
     const Node* updated = present(status, "updatedReplicas");
@@ -127,8 +127,8 @@ bool build_leaderworkerset(const Reporter& rep, Built& out) {
     if (!replicas || !size || !leader_ok || !worker) return false;
 
     bool ok = true;
-    if (*replicas < 0 || *replicas > kMaxReplicas) {
-        const std::string bound = *replicas < 0 ? "must be >= 0" : "must be <= " + std::to_string(kMaxReplicas);
+    if (*replicas < 0 || *replicas > kMaxLeaderWorkerSetReplicas) {
+        const std::string bound = *replicas < 0 ? "must be >= 0" : "must be <= " + std::to_string(kMaxLeaderWorkerSetReplicas);
         rep.invalid(present(spec, "replicas"), "spec.replicas",
                     "Invalid value: " + std::to_string(*replicas) + ": invalid LeaderWorkerSet replicas: " + bound + ", got " +
                         std::to_string(*replicas));

@@ -12,7 +12,7 @@ std::string object_name(const ObjectChange& c) {
     return c.kind + "/" + (c.namespace_.empty() ? "" : c.namespace_ + "/") + c.name;
 }
 
-std::string body(const Review& r) {
+std::string text_body(const Review& r) {
     std::string out;
     if (r.objects.empty()) out += "  no object changes\n";
     for (const auto& c : r.objects) {
@@ -57,7 +57,7 @@ std::string site_heading(const SiteReview& s) {
 
 }  // namespace
 
-std::string render_text(const Review& r) { return "Changes from " + r.base + " to " + r.head + "\n" + body(r); }
+std::string render_text(const Review& r) { return "Changes from " + r.base + " to " + r.head + "\n" + text_body(r); }
 
 std::string render_text(const MultiReview& r) {
     std::string out = "Changes from " + r.base + " to " + r.head + "\n";
@@ -71,7 +71,7 @@ std::string render_text(const MultiReview& r) {
                                                   std::to_string(regressions) + " admission regressions") +
                    "\n";
         if (s.change == "Unchanged" && r.sites.size() > 1) continue;  // listed in the summary only
-        out += "\n== " + site_heading(s) + "\n" + body(s.review);
+        out += "\n== " + site_heading(s) + "\n" + text_body(s.review);
     }
     if (r.sites.size() > 1) out += "\nSites\n" + summary;
     return out;

@@ -12,7 +12,7 @@ namespace queueforge::importer::runai {
 
 namespace {
 
-std::string num(double v) {
+std::string report_num(double v) {
     char buf[64];
     if (v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
     else std::snprintf(buf, sizeof buf, "%.2f", v);
@@ -29,7 +29,7 @@ std::string rpad(const std::string& s, std::size_t w) { return s.size() < w ? st
 std::string diff_text(const ComparisonRow& r) {
     const double d = r.kueue - r.runai;
     if (std::fabs(d) < 1e-9) return "";
-    return (d > 0 ? "+" : "") + num(d);
+    return (d > 0 ? "+" : "") + report_num(d);
 }
 
 }  // namespace
@@ -40,7 +40,7 @@ std::string render_comparison_markdown(const Comparison& c) {
     for (const auto& r : c.rows) {
         const std::string d = diff_text(r);
         out += "| " + r.pool + " | " + (r.department.empty() ? "-" : r.department) + " | " + r.project + " | " +
-               num(r.demand) + " | " + num(r.deserved) + " | " + num(r.runai) + " | " + num(r.kueue) + " | " +
+               report_num(r.demand) + " | " + report_num(r.deserved) + " | " + report_num(r.runai) + " | " + report_num(r.kueue) + " | " +
                (d.empty() ? "=" : "**" + d + "**") + " |\n";
     }
     return out;
@@ -84,7 +84,7 @@ std::string render_report_section(const Migration& m, const std::vector<Comparis
                                      : r.kueue > r.runai ? ";background:#e3f4e3;font-weight:bold"
                                                          : ";background:#fbe3e3;font-weight:bold";
             out += "<tr>" + td(r.pool) + td(r.department.empty() ? "-" : r.department) + td(r.project) +
-                   tdn(num(r.demand)) + tdn(num(r.deserved)) + tdn(num(r.runai)) + tdn(num(r.kueue)) +
+                   tdn(report_num(r.demand)) + tdn(report_num(r.deserved)) + tdn(report_num(r.runai)) + tdn(report_num(r.kueue)) +
                    tdn(d.empty() ? "=" : d, mark) + "</tr>\n";
         }
         out += "</table>\n";
@@ -122,8 +122,8 @@ std::string render_report_text(const Migration& m, const std::vector<Comparison>
         for (const auto& r : c.rows) {
             const std::string d = diff_text(r);
             out += "  " + pad(r.pool, 10) + pad(r.department.empty() ? "-" : r.department, 14) + pad(r.project, 16) +
-                   rpad(num(r.demand), 6) + rpad(num(r.deserved), 10) + rpad(num(r.runai), 8) +
-                   rpad(num(r.kueue), 7) + "  " + (d.empty() ? "=" : d + "  <<") + "\n";
+                   rpad(report_num(r.demand), 6) + rpad(report_num(r.deserved), 10) + rpad(report_num(r.runai), 8) +
+                   rpad(report_num(r.kueue), 7) + "  " + (d.empty() ? "=" : d + "  <<") + "\n";
         }
     }
     return out;
