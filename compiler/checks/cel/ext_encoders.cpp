@@ -19,7 +19,7 @@ int decode_char(char c) {
     return -1;
 }
 
-Result encode(EvalContext& ctx, Args a) {
+Result base64_encode(EvalContext& ctx, Args a) {
     if (!arity(a, 1) || !is(a[0], K::Bytes)) return std::nullopt;
     const std::string& in = a[0].as_string();
     if (!ctx.charge(1 + in.size() / 10)) return EvalContext::cost_error();
@@ -37,7 +37,7 @@ Result encode(EvalContext& ctx, Args a) {
     return Value::string(std::move(out));
 }
 
-Result decode(EvalContext& ctx, Args a) {
+Result base64_decode(EvalContext& ctx, Args a) {
     if (!arity(a, 1) || !is(a[0], K::String)) return std::nullopt;
     std::string in = a[0].as_string();
     if (!ctx.charge(1 + in.size() / 10)) return EvalContext::cost_error();
@@ -62,8 +62,8 @@ Result decode(EvalContext& ctx, Args a) {
 }  // namespace
 
 void register_encoders(Registry& r) {
-    r.add("base64.encode", encode);
-    r.add("base64.decode", decode);
+    r.add("base64.encode", base64_encode);
+    r.add("base64.decode", base64_decode);
 }
 
 }  // namespace queueforge::cel

@@ -22,7 +22,7 @@ bool contains_all(const Value::ListItems& a, const Value::ListItems& b) {
     return true;
 }
 
-Result contains(EvalContext& ctx, Args a) {
+Result sets_contains(EvalContext& ctx, Args a) {
     if (!two_lists(a)) return std::nullopt;
     if (!ctx.charge(a[0].as_list().size() * a[1].as_list().size())) return EvalContext::cost_error();
     return Value::boolean(contains_all(a[0].as_list(), a[1].as_list()));
@@ -45,7 +45,7 @@ Result intersects(EvalContext& ctx, Args a) {
 }  // namespace
 
 void register_sets(Registry& r) {
-    r.add("sets.contains", contains);
+    r.add("sets.contains", sets_contains);
     r.add("sets.equivalent", equivalent);
     r.add("sets.intersects", intersects);
 }

@@ -64,7 +64,7 @@ Result list_extreme(EvalContext& ctx, Args a) {
     return items[best];
 }
 
-Result index_of(EvalContext& ctx, Args a) {
+Result list_index_of(EvalContext& ctx, Args a) {
     if (!receiver_list(a, 2)) return std::nullopt;
     const auto& items = a[0].as_list();
     if (!ctx.charge(items.size())) return EvalContext::cost_error();
@@ -73,7 +73,7 @@ Result index_of(EvalContext& ctx, Args a) {
     return Value::integer(-1);
 }
 
-Result last_index_of(EvalContext& ctx, Args a) {
+Result list_last_index_of(EvalContext& ctx, Args a) {
     if (!receiver_list(a, 2)) return std::nullopt;
     const auto& items = a[0].as_list();
     if (!ctx.charge(items.size())) return EvalContext::cost_error();
@@ -89,8 +89,8 @@ void register_k8s_lists(Registry& r) {
     r.add("sum", sum);
     r.add("min", list_extreme<false>);
     r.add("max", list_extreme<true>);
-    r.add("indexOf", index_of);
-    r.add("lastIndexOf", last_index_of);
+    r.add("indexOf", list_index_of);
+    r.add("lastIndexOf", list_last_index_of);
 }
 
 }  // namespace queueforge::cel

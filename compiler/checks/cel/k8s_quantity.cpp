@@ -87,7 +87,7 @@ Result arithmetic(EvalContext&, Args a) {
     return Value::quantity(*r);
 }
 
-Result multiply(EvalContext&, Args a) {
+Result quantity_multiply(EvalContext&, Args a) {
     if (!arity(a, 2) || !quantity_of(a[0]) || !is(a[1], K::Int)) return std::nullopt;
     auto r = quantity_of(a[0])->mul(a[1].as_int());
     if (!r) return Value::error("quantity arithmetic overflow");
@@ -108,7 +108,7 @@ void register_quantity(Registry& r) {
     r.add("asApproximateFloat", as_approximate_float);
     r.add("add", arithmetic<true>);
     r.add("sub", arithmetic<false>);
-    r.add("mul", multiply);
+    r.add("mul", quantity_multiply);
 }
 
 }  // namespace queueforge::cel

@@ -22,7 +22,7 @@ namespace {
 
 // As in the structural validator: documents are depth-limited by the loader;
 // this guards values built in memory.
-constexpr int kMaxDepth = 512;
+constexpr int kMaxValueDepth = 512;
 
 using cel::Value;
 
@@ -72,7 +72,7 @@ public:
 
     // Only looks for rules: `v` itself is not needed as a value.
     void find(const Schema& s, const Node& v, bool resource_root, int depth) {
-        if (!s.cel_below || v.is_null() || depth > kMaxDepth) return;
+        if (!s.cel_below || v.is_null() || depth > kMaxValueDepth) return;
         if (has_node_rules(s)) {
             (void)build(s, v, resource_root, depth);  // records this site and those below
             return;
@@ -96,7 +96,7 @@ public:
     }
 
     Value build(const Schema& s, const Node& v, bool resource_root, int depth) {
-        if (depth > kMaxDepth) return Value::error("value nested too deeply");
+        if (depth > kMaxValueDepth) return Value::error("value nested too deeply");
         if (v.is_null()) return Value::null();  // the server validates no rules on null
         std::size_t site = 0;
         const bool record = sites_ && has_node_rules(s);

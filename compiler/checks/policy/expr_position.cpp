@@ -25,7 +25,7 @@ int indent_of(std::string_view l) {
     return i;
 }
 
-bool blank(std::string_view l) { return indent_of(l) == static_cast<int>(l.size()); }
+bool blank_line(std::string_view l) { return indent_of(l) == static_cast<int>(l.size()); }
 
 // One stretch of source text that the scalar's value was folded from.
 struct Segment {
@@ -34,7 +34,7 @@ struct Segment {
     int length;
 };
 
-// Walks folded text: segments joined by one space, a blank source line
+// Walks folded text: segments joined by one space, a blank_line source line
 // starting a new value line. Returns the source position of (line, col).
 Mark walk_folded(const std::vector<std::string_view>& src, Segment first, int block_indent, int line, int col,
                  Mark fallback) {
@@ -45,10 +45,10 @@ Mark walk_folded(const std::vector<std::string_view>& src, Segment first, int bl
         if (eline == line && col >= ecol && col < ecol + seg.length + 1)
             return {seg.line, seg.col + (col - ecol)};
         ecol += seg.length + 1;
-        // Next non-blank source line; blank ones are newlines in the value.
+        // Next non-blank_line source line; blank_line ones are newlines in the value.
         ++l;
         bool newline = false;
-        while (l <= static_cast<int>(src.size()) && blank(src[l - 1])) ++l, newline = true;
+        while (l <= static_cast<int>(src.size()) && blank_line(src[l - 1])) ++l, newline = true;
         if (l > static_cast<int>(src.size())) return fallback;
         std::string_view text = src[l - 1];
         int ind = indent_of(text);
@@ -71,7 +71,7 @@ Mark position_in_scalar(std::string_view source, Mark value, int line, int col) 
     if (c == '|' || c == '>') {
         // Block scalar: content starts on the next line at the block's indentation.
         int l = value.line + 1;
-        while (l <= static_cast<int>(src.size()) && blank(src[l - 1])) ++l;
+        while (l <= static_cast<int>(src.size()) && blank_line(src[l - 1])) ++l;
         if (l > static_cast<int>(src.size())) return value;
         const int indent = indent_of(src[l - 1]);
         if (c == '|') {

@@ -344,9 +344,11 @@ Assignment assign_flavors(SchedCtx& ctx, int wl, int cq_idx, const std::vector<s
                 group_status.reasons.insert(group_status.reasons.end(), fr.status.reasons.begin(), fr.status.reasons.end());
         }
         if (failed) group.clear();
-        for (const auto& [res, fa] : group)
-            if (std::any_of(ps.requests.begin(), ps.requests.end(), [&](const auto& e) { return e.first == res; }))
+        for (const auto& [res, fa] : group) {
+            const auto& resource = res;  // a lambda may not capture a structured binding in clang 14
+            if (std::any_of(ps.requests.begin(), ps.requests.end(), [&](const auto& e) { return e.first == resource; }))
                 psa.flavors.set(res, fa);
+        }
         psa.status = group_status;
         for (const auto& [f, at] : considered) psa.attempts.push_back(at);
         std::sort(psa.attempts.begin(), psa.attempts.end(),

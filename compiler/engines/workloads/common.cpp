@@ -13,7 +13,6 @@ namespace queueforge::workloads::detail {
 
 namespace {
 
-constexpr std::int64_t kInt32Max = 2147483647;
 constexpr std::size_t kMaxPodSets = 18;  // Workload spec.podSets maxItems (jobframework.MaxPodSets)
 
 }  // namespace

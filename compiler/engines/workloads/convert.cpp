@@ -17,7 +17,6 @@ namespace {
 using namespace detail;
 
 constexpr std::size_t kMaxWorkloadName = 253;
-constexpr std::int64_t kInt32Max = 2147483647;
 
 // managedJobsNamespaceSelector's default leaves these out of queue defaulting.
 bool system_namespace(const std::string& ns) { return ns == "kube-system" || ns == "kueue-system"; }

@@ -13,6 +13,11 @@
 
 namespace queueforge::workloads::detail {
 
+// The bounds of a Go int32 (replicas, counts and parallelism are int32 in the
+// APIs a job manifest is read by).
+inline constexpr std::int64_t kInt32Max = 2147483647;
+inline constexpr std::int64_t kInt32Min = -kInt32Max - 1;
+
 // Job-side keys (kueue-semantics.md 1.10; pkg/controller/constants,
 // pkg/controller/jobs/pod/constants, pkg/workloadslicing in Kueue).
 inline constexpr std::string_view kQueueLabel = "kueue.x-k8s.io/queue-name";

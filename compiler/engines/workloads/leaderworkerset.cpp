@@ -36,8 +36,6 @@ constexpr std::int64_t kMaxLeaderWorkerSetReplicas = 1000000;  // maxLeaderWorke
 // queueforge's own bound: each group is a Workload of its own (about 16 KB
 // once simulated), so one manifest line must not become a million of them.
 constexpr std::int64_t kMaxGroups = 10000;
-constexpr std::int64_t kInt32Max = 2147483647;
-constexpr std::int64_t kInt32Min = -kInt32Max - 1;
 constexpr std::string_view kLwsPrefix = "leaderworkerset.sigs.k8s.io";
 constexpr std::string_view kLwsNameLabel = "leaderworkerset.sigs.k8s.io/name";
 

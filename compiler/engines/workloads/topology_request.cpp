@@ -39,8 +39,6 @@ namespace {
 
 using namespace tas_annotations;
 
-constexpr std::int64_t kInt32Max = 2147483647;
-constexpr std::int64_t kInt32Min = -kInt32Max - 1;
 
 std::string q(std::string_view s) { return go_quote(s); }
 

@@ -112,7 +112,8 @@ void diff_objects(const std::vector<Object>& base, const std::vector<Object>& he
             std::map<std::pair<std::string, std::string>, int> frs;
             for (const auto& [fr, f] : qa) frs[fr] |= 1;
             for (const auto& [fr, f] : qb) frs[fr] |= 2;
-            for (const auto& [fr, w] : frs)
+            for (const auto& entry : frs) {
+                const auto& fr = entry.first;  // a lambda may not capture a structured binding in clang 14
                 for (const char* field : {"nominalQuota", "borrowingLimit", "lendingLimit"}) {
                     auto get = [&](const Quotas& q) -> std::string {
                         auto it = q.find(fr);
@@ -123,6 +124,7 @@ void diff_objects(const std::vector<Object>& base, const std::vector<Object>& he
                     std::string before = get(qa), after = get(qb);
                     if (before != after) r.quotas.push_back({c.name, fr.first, fr.second, field, before, after});
                 }
+            }
         }
         r.objects.push_back(std::move(c));
     }
