@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake make pkg-config
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libgit2-dev libre2-dev
+  libjemalloc-dev  # the CLI's allocator (CMakeLists.txt, QUEUEFORGE_JEMALLOC)
   catch2 libbenchmark-dev json-schema-test-suite
   git pre-commit
   lua5.4  # runs the Argo CD health checks of deploy/argocd in tests/integrations/argocd_health_test.cpp
