@@ -3,8 +3,8 @@
 // nlohmann::json::dump(2) (two-space indent, "key": value, [] and {} when
 // empty), with strings escaped as dump does with invalid UTF-8 replaced.
 // The JSON and SARIF reports of 100,000 objects hold tens of thousands of
-// findings: building them as a json tree first cost more than checking the
-// objects' schemas.
+// findings: building them as a json tree first cost about as much as
+// checking the objects' schemas.
 #include <cstdint>
 #include <string>
 #include <string_view>

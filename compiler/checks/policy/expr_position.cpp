@@ -34,7 +34,7 @@ struct Segment {
     int length;
 };
 
-// Walks folded text: segments joined by one space, a blank_line source line
+// Walks folded text: segments joined by one space, a blank source line
 // starting a new value line. Returns the source position of (line, col).
 Mark walk_folded(const std::vector<std::string_view>& src, Segment first, int block_indent, int line, int col,
                  Mark fallback) {
@@ -45,7 +45,7 @@ Mark walk_folded(const std::vector<std::string_view>& src, Segment first, int bl
         if (eline == line && col >= ecol && col < ecol + seg.length + 1)
             return {seg.line, seg.col + (col - ecol)};
         ecol += seg.length + 1;
-        // Next non-blank_line source line; blank_line ones are newlines in the value.
+        // Next non-blank source line; blank ones are newlines in the value.
         ++l;
         bool newline = false;
         while (l <= static_cast<int>(src.size()) && blank_line(src[l - 1])) ++l, newline = true;
