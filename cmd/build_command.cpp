@@ -43,7 +43,9 @@ int build_site(const BuildFlags& f, std::string path, const std::string& out_dir
         }
         path = site_path((std::filesystem::path(staged->root) / rel->front()).string());
     }
-    Compilation c = compile({.path = path, .target = f.target});
+    // Provenance only for --annotate's comments: a large site's objects
+    // without it are a fraction of the memory.
+    Compilation c = compile({.path = path, .target = f.target, .provenance = f.annotate});
     Diagnostics& diags = c.diagnostics;
     // Only the findings and the objects are used from here on: the site model
     // is not kept beside them while they are reported and written.

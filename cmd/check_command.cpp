@@ -137,6 +137,7 @@ int run_check(CheckFlags f) {
     }
     ValidationOptions vo;
     vo.ignore_missing_schemas = true;  // job manifests and core kinds sit beside the site
+    vo.list_objects = format->lists_objects;
     if (!f.target.empty()) {
         auto t = find_target(f.target);
         if (!t.target) {

@@ -84,6 +84,7 @@ int finish_report(const ReportFormat& format, Diagnostics& diags, ReportContext&
     ctx.objects_checked = summary.objects;
     ctx.per_kind = std::move(summary.per_kind);
     ctx.objects = std::move(summary.checked);
+    ctx.object_files = std::move(summary.files);
     ctx.color = format.name == "text" && isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
     ctx.fail_level = parse_fail_level(g.fail_level);
     std::cout << format_report(format, diags, ctx);
@@ -109,6 +110,8 @@ void merge_summary(ValidationSummary& into, ValidationSummary from) {
     into.per_kind.assign(kinds.begin(), kinds.end());
     if (into.checked.empty()) into.checked = std::move(from.checked);
     else std::move(from.checked.begin(), from.checked.end(), std::back_inserter(into.checked));
+    // Clusters' files may repeat: the report lists each once (report_files).
+    std::move(from.files.begin(), from.files.end(), std::back_inserter(into.files));
 }
 
 void add_policy_flags(CLI::App& sub, policy::Options& opts) {

@@ -32,6 +32,7 @@ int run_validate(ValidateFlags f) {
     ValidationOptions opts;
     opts.crd_paths = f.crds;
     opts.ignore_missing_schemas = f.ignore_missing;
+    opts.list_objects = format->lists_objects;
     if (!f.target.empty()) {
         auto t = find_target(f.target);
         if (!t.target) {
@@ -56,9 +57,13 @@ int run_validate(ValidateFlags f) {
         merge_summary(summary, validate_all(input, opts, found));
         for (auto& id : policy::check_policies(input, f.policies, opts.target, found)) f.gate.extra_ids.push_back(id);
         const std::string site = clusters.size() > 1 ? cluster.label : std::string();
-        for (auto d : found.all()) {
-            d.site = site;
-            diags.add(std::move(d));
+        if (site.empty()) {
+            diags.append(std::move(found));
+        } else {
+            for (auto& d : std::move(found).release()) {
+                d.site = site;
+                diags.add(std::move(d));
+            }
         }
         for (auto& src : input.sources) ctx.sources.push_back(std::move(src));
         ctx.inputs.insert(ctx.inputs.end(), cluster.inputs.begin(), cluster.inputs.end());

@@ -20,6 +20,7 @@ struct Context {
     std::map<std::string, const site::Cohort*> cohorts;
     std::map<std::string, const site::PriorityClass*> priority_classes;
     std::vector<Object> objects;
+    bool provenance = true;  // LowerOptions::provenance
 
     void error(Mark m, std::string msg, std::string rule) { diags.error(site.file, m, std::move(msg), std::move(rule)); }
     void warning(Mark m, std::string msg, std::string rule) {

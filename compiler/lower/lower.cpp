@@ -78,7 +78,7 @@ std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const
     auto target = resolve_target(s, diags, opts);
     if (!target) return std::nullopt;
     std::size_t errors_before = diags.count(Severity::Error);
-    Context ctx{s, diags, *target, {}, {}, {}, {}, {}};
+    Context ctx{s, diags, *target, {}, {}, {}, {}, {}, opts.provenance};
     index_unique(ctx, s.topologies, ctx.topologies, "topology");
     index_unique(ctx, s.pools, ctx.pools, "pool");
     index_unique(ctx, s.cohorts, ctx.cohorts, "cohort");

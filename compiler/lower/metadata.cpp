@@ -112,7 +112,7 @@ Node& add_object(Context& ctx, ObjectSpec spec) {
     obj.origin = spec.origin;
     obj.wave = spec.wave;
     obj.kind_rank = spec.kind_rank;
-    attach(obj, records);
+    if (ctx.provenance) attach(obj, records);
     ctx.objects.push_back(std::move(obj));
     return ctx.objects.back().doc;
 }

@@ -139,11 +139,21 @@ Compilation compile(const CompileInputs& in) {
     if (in.prepare) in.prepare(*s, c.diagnostics);
     c.site = std::move(s);
     if (c.diagnostics.count(Severity::Error) > errors) return c;
-    c.lowered = lower_site(*c.site, c.diagnostics, {.target_override = in.target});
+    c.lowered = lower_site(*c.site, c.diagnostics, {.target_override = in.target, .provenance = in.provenance});
     if (!c.lowered) return c;
-    const std::size_t before = c.diagnostics.count(Severity::Error);
-    check_lowered(*c.site, c.lowered->objects, c.diagnostics);
-    if (c.diagnostics.count(Severity::Error) > before) {
+    Diagnostics refused;
+    check_lowered(*c.site, c.lowered->objects, refused);
+    if (refused.has_errors() && !in.provenance) {
+        // The positions come from the provenance the first lowering left out.
+        Diagnostics again;
+        if (auto with = lower_site(*c.site, again, {.target_override = in.target})) {
+            refused = Diagnostics{};
+            check_lowered(*c.site, with->objects, refused);
+        }
+    }
+    const bool errors_after_lowering = refused.has_errors();
+    c.diagnostics.append(std::move(refused));
+    if (errors_after_lowering) {
         // Like any other error in the site: nothing is emitted.
         c.lowered.reset();
         return c;

@@ -57,6 +57,11 @@ struct CompileInputs {
     // Build Compilation::model: what the engines that read a site's cluster
     // (capacity, the report) ask for; emitting needs only the objects.
     bool build_model = false;
+    // Keep each lowered field's provenance (LowerOptions::provenance). Without
+    // it, findings on lowered objects are still placed where their values
+    // were written: the site is lowered again, with provenance, when there
+    // are any.
+    bool provenance = true;
 };
 
 struct Compilation {

@@ -18,6 +18,10 @@ namespace queueforge {
 
 struct LowerOptions {
     std::string target_override;  // --target: replaces the site's target
+    // Record where each field came from (Object::provenance: explain, build
+    // --annotate, the report, the positions of findings on lowered objects).
+    // Without it a site of 10,000 teams lowers in 100 MiB less.
+    bool provenance = true;
 };
 
 struct Lowered {

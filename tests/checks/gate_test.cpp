@@ -242,6 +242,99 @@ spec:
     CHECK(unknown->mark.line == 7);
 }
 
+TEST_CASE("gate: in a List the first annotation that covers a finding counts it: the List before its items", "[gate]") {
+    const std::string text = R"(apiVersion: v1
+kind: List
+metadata:
+  annotations:
+    queueforge.io/ignore: V24
+items:
+- apiVersion: kueue.x-k8s.io/v1beta1
+  kind: LocalQueue
+  metadata:
+    name: a
+    namespace: t
+    annotations:
+      queueforge.io/ignore: "V24, V25"
+  spec:
+    clusterQueue: x
+- apiVersion: kueue.x-k8s.io/v1beta1
+  kind: LocalQueue
+  metadata:
+    name: b
+    namespace: t
+  spec:
+    clusterQueue: x
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata:
+  name: c
+  namespace: t
+spec:
+  clusterQueue: x
+)";
+    Diagnostics d;
+    d.add(finding("V24", "l.yaml", 15));  // inside item a: the List's annotation comes first
+    d.add(finding("V25", "l.yaml", 15));  // only item a names V25
+    d.add(finding("V25", "l.yaml", 22));  // item b: nothing names V25 for it
+    d.add(finding("V24", "l.yaml", 22));  // item b, inside the List
+    d.add(finding("V24", "l.yaml", 30));  // the next document: not covered
+    Diagnostic by_object = finding("V25", "l.yaml", 40);  // outside every span, but names item a
+    by_object.object = {"kueue.x-k8s.io/v1beta1", "LocalQueue", "t", "a"};
+    d.add(by_object);
+    gate::Gate g;
+    gate::apply(g, {{"l.yaml", text}}, d);
+    INFO(qf_test::messages(d));
+    std::vector<std::string> left;
+    for (const auto& x : d.all())
+        if (x.rule != "gate.suppressed") left.push_back(x.rule + "@" + std::to_string(x.mark.line));
+    CHECK(left == std::vector<std::string>{"V25@22", "V24@30"});
+    std::vector<std::string> notes;
+    for (const auto& x : d.all())
+        if (x.rule == "gate.suppressed") notes.push_back(x.message);
+    CHECK(notes == std::vector<std::string>{
+                       "List: 2 findings suppressed by queueforge.io/ignore: V24 (2)",
+                       "LocalQueue/t/a: 2 findings suppressed by queueforge.io/ignore: V25 (2)",
+                   });
+}
+
+TEST_CASE("gate: thousands of annotated objects each suppress exactly their own finding", "[gate]") {
+    std::string text;
+    Diagnostics d;
+    const int n = 5000;
+    for (int i = 0; i < n; ++i) {
+        const int first = i * 9 + 1;  // the object's "---"
+        text += "---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: q" + std::to_string(i) +
+                "\n  namespace: t\n  annotations:\n    queueforge.io/ignore: V24\nspec: {clusterQueue: x}\n";
+        // One finding inside each object (line first + 8 is its spec), one
+        // for every tenth object at its name by object only.
+        d.add(finding("V24", "m.yaml", first + 8));
+        if (i % 10 == 0) {
+            Diagnostic o = finding("V24", "m.yaml", 0);
+            o.mark = {};
+            o.object = {"kueue.x-k8s.io/v1beta1", "LocalQueue", "t", "q" + std::to_string(i)};
+            d.add(o);
+        }
+    }
+    d.add(finding("V25", "m.yaml", 9));  // a rule no annotation names
+    gate::Gate g;
+    gate::apply(g, {{"m.yaml", text}}, d);
+    std::size_t notes = 0, twice = 0, other = 0;
+    for (const auto& x : d.all()) {
+        if (x.rule == "gate.suppressed") {
+            ++notes;
+            twice += x.message.find(": 2 findings suppressed") != std::string::npos;
+        } else {
+            ++other;
+            CHECK(x.rule == "V25");
+        }
+    }
+    CHECK(notes == n);
+    CHECK(twice == n / 10);
+    CHECK(other == 1);
+}
+
 TEST_CASE("gate: a site team's or pool's ignore list suppresses the findings inside it", "[gate]") {
     const std::string site = R"(apiVersion: queueforge.io/v1alpha1
 kind: Site

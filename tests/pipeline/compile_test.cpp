@@ -190,6 +190,45 @@ spec:
     CHECK(d.message == "ClusterQueue/x: " + v->message);
 }
 
+TEST_CASE("compile: without provenance the objects carry none, and a refused field is still placed at its site line", "[compile]") {
+    const std::string good = kHead + R"(  teams:
+    - name: x
+      namespaces: [a]
+      quota: [{pool: cpu, nominal: {cpu: 1}}]
+)";
+    Compilation with = compile({.path = "site.yaml", .text = good});
+    Compilation without = compile({.path = "site.yaml", .text = good, .provenance = false});
+    REQUIRE(with.lowered);
+    REQUIRE(without.lowered);
+    REQUIRE(with.lowered->objects.size() == without.lowered->objects.size());
+    std::size_t recorded = 0;
+    for (std::size_t i = 0; i < with.lowered->objects.size(); ++i) {
+        recorded += with.lowered->objects[i].provenance.size();
+        CHECK(without.lowered->objects[i].provenance.empty());
+        CHECK(with.lowered->objects[i].doc.same_as(without.lowered->objects[i].doc));
+    }
+    CHECK(recorded > 0);
+
+    // lendingLimit above nominal (V31): placed by the provenance of a second
+    // lowering, at the line of the lendingLimit, as with provenance.
+    const std::string bad = kHead + R"(  cohorts: [{name: c}]
+  teams:
+    - name: x
+      cohort: c
+      namespaces: [a]
+      quota:
+        - pool: cpu
+          nominal: {cpu: 1}
+          lendingLimit: {cpu: 2}
+)";
+    Compilation c = compile({.path = "site.yaml", .text = bad, .provenance = false});
+    CHECK_FALSE(c.lowered);
+    REQUIRE(count_with(c.diagnostics, "V31") == 1);
+    CHECK(first_with(c.diagnostics, "V31")->mark.line == 19);
+    Compilation p = compile({.path = "site.yaml", .text = bad});
+    CHECK(qf_test::messages(c.diagnostics) == qf_test::messages(p.diagnostics));
+}
+
 TEST_CASE("compile: without provenance for the field, a finding falls back to its nearest recorded parent", "[compile]") {
     // In without values: the values field does not exist in the object; the
     // finding lands on the expression the site wrote.

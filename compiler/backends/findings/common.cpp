@@ -1,15 +1,21 @@
 #include "backends/findings/common.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 
 namespace queueforge::findings {
 
 std::vector<std::string> report_files(const Diagnostics& diags, const ReportContext& ctx) {
     std::vector<std::string> files;
-    auto add = [&files](const std::string& f) {
-        if (!f.empty() && std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+    // A set beside the list: a linear search per object and finding was
+    // quadratic in the number of files.
+    std::unordered_set<std::string_view> seen;
+    auto add = [&](const std::string& f) {
+        if (!f.empty() && seen.insert(f).second) files.push_back(f);
     };
     for (const auto& f : ctx.inputs) add(f);
+    for (const auto& f : ctx.object_files) add(f);
     for (const auto& o : ctx.objects) add(o.file);
     for (const auto& d : diags.all()) add(d.file);
     return files;

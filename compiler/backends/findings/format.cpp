@@ -7,7 +7,7 @@ namespace queueforge {
 namespace {
 
 constexpr ReportFormat kFormats[] = {
-#define QF_REPORT_FORMAT(name, function, description) {#name, &function, description},
+#define QF_REPORT_FORMAT(name, function, lists_objects, description) {#name, &function, description, lists_objects},
 #include <queueforge/backends/findings_formats.def>
 #undef QF_REPORT_FORMAT
 };

@@ -1,6 +1,7 @@
 #include <queueforge/base/diagnostics.hpp>
 
 #include <algorithm>
+#include <iterator>
 
 namespace queueforge {
 
@@ -51,6 +52,18 @@ void Diagnostics::note(std::string file, Mark mark, std::string message, std::st
 void Diagnostics::append(const Diagnostics& other) {
     items_.insert(items_.end(), other.items_.begin(), other.items_.end());
 }
+
+void Diagnostics::append(Diagnostics&& other) {
+    if (items_.empty()) {
+        items_ = std::move(other.items_);
+    } else {
+        items_.reserve(items_.size() + other.items_.size());
+        std::move(other.items_.begin(), other.items_.end(), std::back_inserter(items_));
+    }
+    other.items_.clear();
+}
+
+void Diagnostics::erase_if(const std::function<bool(const Diagnostic&)>& drop) { std::erase_if(items_, drop); }
 
 bool Diagnostics::has_errors() const { return count(Severity::Error) > 0; }
 

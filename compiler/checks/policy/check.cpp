@@ -75,13 +75,8 @@ std::vector<std::string> check_policies(LoadedResources& input, const Options& o
     for (const auto& p : set.data().policies)
         if (failed.count(p.id))
             for (const auto& rule : p.replaces) dropped.erase(rule);
-    if (!dropped.empty()) {
-        Diagnostics kept;
-        for (const auto& d : diags.all())
-            if (!dropped.count(d.rule)) kept.add(d);
-        diags = std::move(kept);
-    }
-    diags.append(found);
+    if (!dropped.empty()) diags.erase_if([&dropped](const Diagnostic& d) { return dropped.count(d.rule) > 0; });
+    diags.append(std::move(found));
     return set.ids();
 }
 

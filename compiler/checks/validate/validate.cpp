@@ -9,6 +9,7 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <string_view>
 
 namespace queueforge {
 
@@ -90,14 +91,16 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
         }
         return true;
     };
+    std::set<std::string_view> files_seen;
     auto check_one = [&](const Resource& r) {
         ++summary.objects;
         ++per_kind[r.ref.kind];
-        summary.checked.push_back({r.file, r.ref});
+        if (files_seen.insert(r.file).second) summary.files.push_back(r.file);
+        if (opts.list_objects) summary.checked.push_back({r.file, r.ref});
         if (embedded_config(r) && !validator.has_schema(r.ref.api_version, r.ref.kind)) return;
         validator.check(r, diags, missing);
     };
-    summary.checked.reserve(checked.size() + generated.size() + samples.size());
+    if (opts.list_objects) summary.checked.reserve(checked.size() + generated.size() + samples.size());
     for (const Resource* r : checked) check_one(*r);
     for (const auto& r : generated) check_one(r);
     for (const auto& r : samples)

@@ -59,10 +59,9 @@ bool wanted(const fs::path& p) {
 
 }  // namespace
 
-void load_resources_from_text(const std::string& file, const std::string& text, LoadedResources& out,
-                              Diagnostics& diags) {
+void load_resources_from_text(const std::string& file, std::string text, LoadedResources& out, Diagnostics& diags) {
     auto docs = load_yaml(file, text, diags);
-    out.sources.push_back({file, text});
+    out.sources.push_back({file, std::move(text)});
     // Room for this file's objects at once (Lists aside): growing one by one
     // holds the old and the new array of a large input at the same time.
     if (const std::size_t want = out.resources.size() + docs.size(); want > out.resources.capacity())
@@ -75,7 +74,7 @@ LoadedResources load_resources(const std::vector<std::string>& paths, Diagnostic
     for (const auto& p : paths) {
         if (p == "-") {
             std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-            load_resources_from_text("<stdin>", text, out, diags);
+            load_resources_from_text("<stdin>", std::move(text), out, diags);
             continue;
         }
         std::error_code ec;
@@ -94,12 +93,12 @@ LoadedResources load_resources(const std::vector<std::string>& paths, Diagnostic
             std::sort(files.begin(), files.end());
             for (const auto& f : files) {
                 std::string text;
-                if (read_file_limited(f, text, diags)) load_resources_from_text(f, text, out, diags);
+                if (read_file_limited(f, text, diags)) load_resources_from_text(f, std::move(text), out, diags);
             }
             continue;
         }
         std::string text;
-        if (read_file_limited(p, text, diags)) load_resources_from_text(p, text, out, diags);
+        if (read_file_limited(p, text, diags)) load_resources_from_text(p, std::move(text), out, diags);
     }
     return out;
 }

@@ -4,6 +4,7 @@
 // `file:line:col: error: message` and CI can annotate the right line.
 #include <queueforge/base/mark.hpp>
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -51,6 +52,13 @@ public:
     void note(std::string file, Mark mark, std::string message, std::string rule = {});
     void add(Diagnostic d);
     void append(const Diagnostics& other);
+    // The same, moving: findings of a large input are tens of MiB, and a
+    // copy would hold both at once.
+    void append(Diagnostics&& other);
+    // Drops the findings `drop` returns true for, keeping the others' order.
+    void erase_if(const std::function<bool(const Diagnostic&)>& drop);
+    // Moves the findings out (the caller re-adds them, e.g. with a site set).
+    std::vector<Diagnostic> release() && { return std::move(items_); }
 
     const std::vector<Diagnostic>& all() const { return items_; }
     bool has_errors() const;

@@ -55,12 +55,16 @@ struct ValidationOptions {
     std::vector<std::string> crd_paths;  // --crd: CRDs that add to (and per kind override) the built-in schemas
     bool ignore_missing_schemas = false;
     std::optional<Target> target;        // --target
+    // Keep every checked object in ValidationSummary::checked (what JUnit
+    // lists); without it only the files they are in are kept.
+    bool list_objects = true;
 };
 
 struct ValidationSummary {
     std::size_t objects = 0;
     std::vector<std::pair<std::string, std::size_t>> per_kind;  // sorted by kind
-    std::vector<CheckedObject> checked;                          // in input order
+    std::vector<CheckedObject> checked;                          // in input order (ValidationOptions::list_objects)
+    std::vector<std::string> files;                              // the files of the checked objects, each once
 };
 
 // Validates everything in `input`. Site documents (queueforge.io Site) are

@@ -28,8 +28,9 @@ struct LoadedResources {
 // (rule "resource.invalid"); unreadable paths are errors with rule "io".
 LoadedResources load_resources(const std::vector<std::string>& paths, Diagnostics& diags);
 
-// Same for text already in memory (tests, stdin, git blobs).
-void load_resources_from_text(const std::string& file, const std::string& text, LoadedResources& out,
+// Same for text already in memory (tests, stdin, git blobs). The text is
+// kept in out.sources: pass it with std::move when it is not needed after.
+void load_resources_from_text(const std::string& file, std::string text, LoadedResources& out,
                               Diagnostics& diags);
 
 // A compiled object as a resource of `file` (the site it was lowered from),
