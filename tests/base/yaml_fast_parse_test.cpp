@@ -64,6 +64,29 @@ std::string compare_readers(const std::string& text, bool* taken = nullptr) {
     return {};
 }
 
+// Empty when reading `text` in `parts` parts side by side gives what one
+// reader gives (both declining counts as agreeing); else the difference.
+std::string compare_parts(const std::string& text, unsigned parts, bool* split_taken = nullptr) {
+    LoadOptions one;
+    one.threads = 1;
+    LoadOptions split;
+    split.threads = parts;
+    split.parallel_min_bytes = 0;
+    auto whole = yaml_detail::fast_parse(text, one);
+    auto in_parts = yaml_detail::fast_parse(text, split);
+    if (split_taken) *split_taken = in_parts.has_value();
+    if (!whole || !in_parts) return whole.has_value() == in_parts.has_value() ? "" : "only one of them took the text";
+    if (whole->size() != in_parts->size())
+        return "document count " + std::to_string(whole->size()) + " vs " + std::to_string(in_parts->size());
+    for (std::size_t i = 0; i < whole->size(); ++i) {
+        if ((*whole)[i].index != (*in_parts)[i].index) return "document " + std::to_string(i) + ": index differs";
+        if ((*whole)[i].start != (*in_parts)[i].start) return "document " + std::to_string(i) + ": start differs";
+        auto diff = describe_difference((*whole)[i].root, (*in_parts)[i].root, "");
+        if (!diff.empty()) return "document " + std::to_string(i) + diff;
+    }
+    return {};
+}
+
 }  // namespace
 
 TEST_CASE("yaml: the fast reader agrees with yaml-cpp on small documents") {
@@ -87,6 +110,12 @@ TEST_CASE("yaml: the fast reader agrees with yaml-cpp on small documents") {
         "\xEF\xBB\xBF" "a: 1\n",
         "a:\r\n  b: 1\r\n",
         "? complex\n: key\n",
+        // A column-1 document marker inside a flow collection ends the
+        // document (yaml-cpp: an error); the fast reader used to read it as
+        // an item (found by reading streams in parts).
+        "a: [1,\n---\n]\n---\nb: 1\n",
+        "a: {b: 1,\n...\n}\n",
+        "a: [1,\n--- x]\n",
     };
     for (const auto& d : docs) {
         INFO(d);
@@ -179,4 +208,66 @@ TEST_CASE("yaml: the fast reader agrees with yaml-cpp on mutated manifests, or d
     }
     UNSCOPED_INFO("fast reader took " << taken << " of " << rounds << " mutated documents");
     CHECK(taken > rounds / 15);
+}
+
+TEST_CASE("yaml: a stream read in parts side by side gives the documents one reader gives") {
+    // Documents of every shape the cut may land between: empty ones, marker
+    // lines with comments, JSON, flow collections, a "---" that is a value.
+    std::string stream = "# leading comment\napiVersion: v1\nkind: A\n";
+    for (int i = 0; i < 60; ++i) {
+        switch (i % 5) {
+        case 0: stream += "---\nkind: B\nmetadata: {name: b" + std::to_string(i) + "}\n"; break;
+        case 1: stream += "---\nlist:\n- x\n- y\nq: \"---\"\nl:\n- [1,\n  2]\n"; break;
+        case 2: stream += "---\n---\n\n# only a comment\n"; break;
+        case 3: stream += "---\r\nkind: D\r\nname: '---'\r\n"; break;
+        default: stream += "---\nnested:\n  deeper:\n    - a: 1\n      b: [\"x\", 'y']\n"; break;
+        }
+    }
+    for (unsigned parts = 2; parts <= 9; ++parts) {
+        INFO("parts: " << parts);
+        bool taken = false;
+        CHECK(compare_parts(stream, parts, &taken) == "");
+        CHECK(taken);
+    }
+    // A cut inside a flow collection that runs over a column-1 "---" line:
+    // the parts decline, as the whole does.
+    const std::string across = "a: [1,\n---\n]\n---\nb: 1\n";
+    for (unsigned parts = 2; parts <= 4; ++parts) CHECK(compare_parts(across, parts) == "");
+    // The node limit is the whole stream's: with the smallest limit one
+    // reader takes the stream at, the parts take it too, and one node less
+    // the parts decline as one reader does (each part alone is well within).
+    std::string many;
+    for (int i = 0; i < 40; ++i) many += "---\na: 1\nb: [2, 3]\n";
+    auto takes = [&](std::size_t limit, unsigned threads) {
+        LoadOptions o;
+        o.threads = threads;
+        o.parallel_min_bytes = 0;
+        o.max_nodes = limit;
+        return yaml_detail::fast_parse(many, o).has_value();
+    };
+    std::size_t least = 1;
+    while (!takes(least, 1) && least < 10000) ++least;
+    REQUIRE(least > 40);
+    CHECK(takes(least, 4));
+    CHECK_FALSE(takes(least - 1, 1));
+    CHECK_FALSE(takes(least - 1, 4));
+}
+
+TEST_CASE("yaml: every YAML file of the project read in parts gives the documents one reader gives") {
+    int files = 0, split = 0;
+    for (const char* folder : {"examples", "tests", "templates"}) {
+        for (const auto& e : std::filesystem::recursive_directory_iterator(qf_test::source_dir() / folder)) {
+            auto ext = e.path().extension();
+            if (ext != ".yaml" && ext != ".yml" && ext != ".json") continue;
+            if (std::filesystem::file_size(e.path()) > 4 * 1024 * 1024) continue;
+            const std::string text = qf_test::read_text(e.path());
+            INFO(e.path().string());
+            bool taken = false;
+            CHECK(compare_parts(text, 3, &taken) == "");
+            ++files;
+            split += taken && text.find("\n---") != std::string::npos;
+        }
+    }
+    UNSCOPED_INFO(split << " of " << files << " files were read in parts");
+    CHECK(split > 20);
 }

@@ -34,6 +34,7 @@ void Diagnostics::add(Diagnostic d) {
         d.mark.file.reset();
     }
     if (d.message.size() > kMessageLimit) d.message = bounded_message(d.message);
+    ++counts_[static_cast<std::size_t>(d.severity)];
     items_.push_back(std::move(d));
 }
 
@@ -51,6 +52,7 @@ void Diagnostics::note(std::string file, Mark mark, std::string message, std::st
 
 void Diagnostics::append(const Diagnostics& other) {
     items_.insert(items_.end(), other.items_.begin(), other.items_.end());
+    for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
 }
 
 void Diagnostics::append(Diagnostics&& other) {
@@ -60,21 +62,27 @@ void Diagnostics::append(Diagnostics&& other) {
         items_.reserve(items_.size() + other.items_.size());
         std::move(other.items_.begin(), other.items_.end(), std::back_inserter(items_));
     }
+    for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
     other.items_.clear();
+    other.counts_ = {};
 }
 
-void Diagnostics::erase_if(const std::function<bool(const Diagnostic&)>& drop) { std::erase_if(items_, drop); }
+void Diagnostics::erase_if(const std::function<bool(const Diagnostic&)>& drop) {
+    std::erase_if(items_, drop);
+    recount();
+}
+
+void Diagnostics::recount() {
+    counts_ = {};
+    for (const auto& d : items_) ++counts_[static_cast<std::size_t>(d.severity)];
+}
 
 bool Diagnostics::has_errors() const { return count(Severity::Error) > 0; }
-
-std::size_t Diagnostics::count(Severity s) const {
-    return static_cast<std::size_t>(
-        std::count_if(items_.begin(), items_.end(), [s](const Diagnostic& d) { return d.severity == s; }));
-}
 
 void Diagnostics::promote_warnings() {
     for (auto& d : items_)
         if (d.severity == Severity::Warning) d.severity = Severity::Error;
+    recount();
 }
 
 void Diagnostics::sort() {

@@ -2,7 +2,10 @@
 
 #include "scalar_resolve.hpp"
 
+#include <algorithm>
 #include <deque>
+#include <system_error>
+#include <thread>
 #include <iterator>
 #include <string>
 #include <unordered_set>
@@ -19,11 +22,18 @@ bool is_eol(char c) { return c == '\n' || c == '\r'; }
 
 class FastParser {
 public:
-    FastParser(std::string_view t, const LoadOptions& o) : t_(t), o_(o) {}
+    // `first_line` is the line `t` starts on in the stream (a part of it, see
+    // fast_parse below).
+    FastParser(std::string_view t, const LoadOptions& o, int first_line = 1) : t_(t), o_(o), line_(first_line) {}
+
+    // Documents read, the empty ones included (what the next part's indexes
+    // continue from), and nodes made.
+    int documents() const { return index_; }
+    std::size_t nodes() const { return nodes_; }
 
     std::vector<Document> run() {
         std::vector<Document> docs;
-        int index = 0;
+        int& index = index_;
         bool first = true;
         for (;;) {
             skip_blank_lines();
@@ -64,6 +74,7 @@ private:
     std::size_t line_start_ = 0;
     int line_ = 1;
     std::size_t nodes_ = 0;
+    int index_ = 0;
 
     bool eof() const { return p_ >= t_.size(); }
     char cur() const { return p_ < t_.size() ? t_[p_] : '\n'; }
@@ -423,6 +434,10 @@ private:
                 ++p_;
                 ++line_;
                 line_start_ = p_;
+                // A column-1 document marker ends the document, even inside
+                // a flow collection: yaml-cpp stops there with an error,
+                // which the full reader reports.
+                if (at_marker("---") || at_marker("...")) throw Bail{};
             } else if (c == '\r' && at(p_ + 1) == '\n') {
                 ++p_;
             } else if (c == '\t' || c == '#') {
@@ -522,16 +537,114 @@ private:
 
 }  // namespace
 
+namespace {
+
+struct Part {
+    std::vector<Document> docs;
+    int documents = 0;
+    std::size_t nodes = 0;
+    bool ok = false;
+};
+
+Part read_part(std::string_view text, const LoadOptions& opts, int first_line) {
+    Part part;
+    try {
+        FastParser p(text, opts, first_line);
+        part.docs = p.run();
+        part.documents = p.documents();
+        part.nodes = p.nodes();
+        part.ok = true;
+    } catch (...) {
+        // Bail, or bad_alloc: the full reader reports what there is to report.
+    }
+    return part;
+}
+
+// Where to cut `text` into `parts` parts: at the starts of column-1 "---"
+// lines (followed by a space or the end of the line), the first at or past
+// each k/parts of the text. Always 0 first and text.size() last.
+std::vector<std::size_t> cuts_of(std::string_view text, unsigned parts) {
+    std::vector<std::size_t> cuts{0};
+    for (unsigned k = 1; k < parts; ++k) {
+        std::size_t from = std::max(cuts.back() + 1, text.size() / parts * k);
+        for (;;) {
+            const std::size_t nl = text.find("\n---", from);
+            if (nl == std::string_view::npos) break;
+            const std::size_t after = nl + 4;
+            if (after >= text.size() || text[after] == ' ' || text[after] == '\n' || text[after] == '\r') {
+                cuts.push_back(nl + 1);
+                break;
+            }
+            from = after;
+        }
+    }
+    cuts.push_back(text.size());
+    return cuts;
+}
+
+}  // namespace
+
+unsigned parallel_parts(std::size_t bytes, const LoadOptions& opts) {
+    if (bytes < opts.parallel_min_bytes) return 1;
+    unsigned n = opts.threads;
+    if (n == 0) n = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
+    return std::max(1u, n);
+}
+
 std::optional<std::vector<Document>> fast_parse(std::string_view text, const LoadOptions& opts) {
     if (text.substr(0, 3) == "\xEF\xBB\xBF") return std::nullopt;  // columns on line 1 shift
-    try {
-        FastParser p(text, opts);
-        return p.run();
-    } catch (const Bail&) {
-        return std::nullopt;
-    } catch (...) {
-        return std::nullopt;  // e.g. bad_alloc: the full reader reports it properly
+    const unsigned parts = parallel_parts(text.size(), opts);
+    const std::vector<std::size_t> cuts = parts > 1 ? cuts_of(text, parts) : std::vector<std::size_t>{0, text.size()};
+    if (cuts.size() <= 2) {
+        Part whole = read_part(text, opts, 1);
+        if (!whole.ok) return std::nullopt;
+        return std::move(whole.docs);
     }
+    // A large stream is read in parts side by side, one thread each, cut
+    // where a document starts; the parts' documents are joined in order, with
+    // the lines and indexes they have in the whole stream. The fast reader
+    // takes no scalar over a line end, so a column-1 "---" it accepts is a
+    // document start in the whole stream too; a part it does not take (a cut
+    // inside a flow collection, say) sends the whole stream to the full
+    // reader, as one part would.
+    const std::size_t n = cuts.size() - 1;
+    std::vector<int> first_line(n, 1);
+    for (std::size_t k = 1; k < n; ++k) {
+        const std::string_view between = text.substr(cuts[k - 1], cuts[k] - cuts[k - 1]);
+        first_line[k] = first_line[k - 1] + static_cast<int>(std::count(between.begin(), between.end(), '\n'));
+    }
+    std::vector<Part> read(n);
+    auto part_text = [&](std::size_t k) { return text.substr(cuts[k], cuts[k + 1] - cuts[k]); };
+    try {
+        std::vector<std::jthread> workers;
+        workers.reserve(n - 1);
+        for (std::size_t k = 1; k < n; ++k)
+            workers.emplace_back([&, k] { read[k] = read_part(part_text(k), opts, first_line[k]); });
+        read[0] = read_part(part_text(0), opts, 1);
+    } catch (const std::system_error&) {
+        // No thread to be had: one reader for the whole stream.
+        Part whole = read_part(text, opts, 1);
+        if (!whole.ok) return std::nullopt;
+        return std::move(whole.docs);
+    }
+    std::size_t nodes = 0, total = 0;
+    for (const auto& p : read) {
+        if (!p.ok) return std::nullopt;
+        nodes += p.nodes;
+        total += p.docs.size();
+    }
+    if (nodes > opts.max_nodes) return std::nullopt;  // the limit is the whole stream's
+    std::vector<Document> docs;
+    docs.reserve(total);
+    int index = 0;
+    for (auto& p : read) {
+        for (auto& d : p.docs) {
+            d.index += index;
+            docs.push_back(std::move(d));
+        }
+        index += p.documents;
+    }
+    return docs;
 }
 
 }  // namespace queueforge::yaml_detail

@@ -21,4 +21,8 @@ namespace queueforge::yaml_detail {
 
 std::optional<std::vector<Document>> fast_parse(std::string_view text, const LoadOptions& opts);
 
+// How many threads read a stream of `bytes` (LoadOptions::threads and
+// parallel_min_bytes): 1 below the threshold.
+unsigned parallel_parts(std::size_t bytes, const LoadOptions& opts);
+
 }  // namespace queueforge::yaml_detail

@@ -19,6 +19,7 @@
 #include <streambuf>
 #include <string_view>
 #include <system_error>
+#include <thread>
 
 namespace queueforge {
 
@@ -74,9 +75,32 @@ std::vector<Document> parse_stream(const std::string& path, const std::string& t
                     "yaml.too-large");
         return {};
     }
-    if (!yaml_detail::check_encoding(path, text, diags)) return {};
     yaml_detail::LayoutScan layout;
-    if (!yaml_detail::check_layout(path, text, diags, layout)) return {};
+    if (yaml_detail::parallel_parts(text.size(), opts) > 1) {
+        // A large stream's two scans run side by side; what they find is
+        // reported as if they had run one after the other (the layout's
+        // findings only when the encoding is sound).
+        Diagnostics encoding_found, layout_found;
+        bool encoding_ok = false, layout_ok = false;
+        try {
+            std::jthread encoding([&] { encoding_ok = yaml_detail::check_encoding(path, text, encoding_found); });
+            layout_ok = yaml_detail::check_layout(path, text, layout_found, layout);
+        } catch (const std::system_error&) {
+            encoding_ok = yaml_detail::check_encoding(path, text, encoding_found);
+            if (encoding_ok) {
+                layout = {};
+                layout_found = Diagnostics{};
+                layout_ok = yaml_detail::check_layout(path, text, layout_found, layout);
+            }
+        }
+        diags.append(std::move(encoding_found));
+        if (!encoding_ok) return {};
+        diags.append(std::move(layout_found));
+        if (!layout_ok) return {};
+    } else {
+        if (!yaml_detail::check_encoding(path, text, diags)) return {};
+        if (!yaml_detail::check_layout(path, text, diags, layout)) return {};
+    }
     std::string repaired;
     if (!layout.harmless_tabs.empty()) {
         repaired = text;

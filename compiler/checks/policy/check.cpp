@@ -6,9 +6,65 @@
 #include "checks/policy/evaluate.hpp"
 #include "checks/policy/sites.hpp"
 
+#include <atomic>
+#include <exception>
 #include <set>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 namespace queueforge::policy {
+
+namespace {
+
+// Policies over a large input are shared out between two threads, each with
+// its own Cluster (its conversions are its own); below this many objects one
+// thread is quicker than starting a second.
+constexpr std::size_t kPoliciesSideBySideFrom = 2000;
+
+unsigned policy_threads(std::size_t objects, std::size_t policies, unsigned asked) {
+    if (policies < 2) return 1;
+    if (asked > 0) return std::min<unsigned>(asked, static_cast<unsigned>(policies));
+    if (objects < kPoliciesSideBySideFrom) return 1;
+    return std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+}
+
+// Evaluates the policies with `threads` threads taking the next policy in
+// turn; each policy's findings are kept apart and joined in the policies'
+// order, so the output is the one thread's, whichever thread ran what.
+void evaluate_policies(const Data& d, Cluster& c, const std::vector<Resource>& objects, const std::optional<Target>& target,
+                       const Options& opts, unsigned threads, Diagnostics& diags, std::set<std::string>& failed) {
+    std::vector<Diagnostics> found(d.policies.size());
+    std::vector<std::set<std::string>> failed_by(threads);
+    std::atomic<std::size_t> next{0};
+    auto work = [&](unsigned t, Cluster& cluster) {
+        for (std::size_t i = next++; i < d.policies.size(); i = next++) {
+            evaluate_policy(d.policies[i], cluster, found[i], failed_by[t]);
+            if (reads_objects(d.policies[i])) cluster.forget_conversions();
+        }
+    };
+    std::exception_ptr helper_failed;
+    try {
+        std::vector<std::jthread> helpers;
+        for (unsigned t = 1; t < threads; ++t)
+            helpers.emplace_back([&, t] {
+                try {
+                    Cluster own(objects, target, opts.cost_limit);
+                    work(t, own);
+                } catch (...) {
+                    helper_failed = std::current_exception();
+                }
+            });
+        work(0, c);
+    } catch (const std::system_error&) {
+        work(0, c);  // no thread to be had: this one takes what is left
+    }
+    if (helper_failed) std::rethrow_exception(helper_failed);
+    for (auto& f : found) diags.append(std::move(f));
+    for (auto& f : failed_by) failed.insert(f.begin(), f.end());
+}
+
+}  // namespace
 
 Outcome evaluate(const PolicySet& set, const std::vector<Resource>& objects, const std::optional<Target>& target,
                  const Options& opts, Diagnostics& diags) {
@@ -16,9 +72,13 @@ Outcome evaluate(const PolicySet& set, const std::vector<Resource>& objects, con
     if (d.policies.empty() && d.admission.empty()) return {};
     Cluster c(objects, target, opts.cost_limit);
     std::set<std::string> failed;
-    for (const auto& p : d.policies) {
-        evaluate_policy(p, c, diags, failed);
-        if (reads_objects(p)) c.forget_conversions();
+    if (const unsigned threads = policy_threads(objects.size(), d.policies.size(), opts.threads); threads > 1) {
+        evaluate_policies(d, c, objects, target, opts, threads, diags, failed);
+    } else {
+        for (const auto& p : d.policies) {
+            evaluate_policy(p, c, diags, failed);
+            if (reads_objects(p)) c.forget_conversions();
+        }
     }
     evaluate_admission(d, c, diags, failed);
     return {{failed.begin(), failed.end()}};

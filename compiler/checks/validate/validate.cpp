@@ -5,15 +5,22 @@
 #include <queueforge/frontend/kueue_operator.hpp>
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
+#include <system_error>
+#include <thread>
 #include <string_view>
 
 namespace queueforge {
 
 namespace {
+
+// Below this many objects a second thread costs more than it saves.
+constexpr std::size_t kChecksSideBySideFrom = 2000;
 
 bool is_site(const Resource& r) { return r.ref.kind == "Site" && r.ref.api_version.starts_with("queueforge.io/"); }
 
@@ -78,7 +85,7 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
     // schema of its own unless --crd gives one.
     std::vector<Resource> embedded;
     std::map<std::string, const std::string*> text_of;
-    auto embedded_config = [&](const Resource& r) {
+    auto embedded_config = [&](const Resource& r, Diagnostics& diags) {
         if (!platform::is_kueue_manager_config_map(r)) return false;
         const Node* data = r.doc.is_map() ? r.doc.find("data") : nullptr;
         if (!data || !data->is_map() || !data->find(platform::kKueueManagerConfigKey)) return false;
@@ -92,23 +99,60 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
         return true;
     };
     std::set<std::string_view> files_seen;
-    auto check_one = [&](const Resource& r) {
+    auto check_one = [&](const Resource& r, Diagnostics& out) {
         ++summary.objects;
         ++per_kind[r.ref.kind];
         if (files_seen.insert(r.file).second) summary.files.push_back(r.file);
         if (opts.list_objects) summary.checked.push_back({r.file, r.ref});
-        if (embedded_config(r) && !validator.has_schema(r.ref.api_version, r.ref.kind)) return;
-        validator.check(r, diags, missing);
+        if (embedded_config(r, out) && !validator.has_schema(r.ref.api_version, r.ref.kind)) return;
+        validator.check(r, out, missing);
+    };
+    auto check_each = [&](Diagnostics& out) {
+        for (const Resource* r : checked) check_one(*r, out);
+        for (const auto& r : generated) check_one(r, out);
+        for (const auto& r : samples)
+            if (!given.count(canonical(r.file))) check_one(r, out);
     };
     if (opts.list_objects) summary.checked.reserve(checked.size() + generated.size() + samples.size());
-    for (const Resource* r : checked) check_one(*r);
-    for (const auto& r : generated) check_one(r);
-    for (const auto& r : samples)
-        if (!given.count(canonical(r.file))) check_one(r);
 
     rules::CrossOptions xo;
     xo.target = opts.target;
     xo.samples = &samples;
+    const bool plain = checked.size() == input.resources.size() &&
+                       std::none_of(input.resources.begin(), input.resources.end(),
+                                    [](const Resource& r) { return platform::is_kueue_manager_config_map(r); });
+    const bool two = opts.threads == 0
+                         ? input.resources.size() >= kChecksSideBySideFrom && std::thread::hardware_concurrency() >= 2
+                         : opts.threads >= 2;
+    if (plain && two) {
+        // Many plain objects: each object's checks run on a second thread
+        // while this one runs the cross-object checks. Neither writes what the
+        // other reads (the trees are only read), and their findings are joined
+        // in the order one thread gives: each object's, then the cross-object ones.
+        Diagnostics per_object, cross;
+        std::exception_ptr failed;
+        {
+            std::optional<std::jthread> second;
+            try {
+                second.emplace([&] {
+                    try {
+                        check_each(per_object);
+                    } catch (...) {
+                        failed = std::current_exception();
+                    }
+                });
+            } catch (const std::system_error&) {
+                check_each(per_object);  // no thread to be had
+            }
+            rules::check_cross_objects(input.resources, xo, cross);
+        }
+        if (failed) std::rethrow_exception(failed);
+        diags.append(std::move(per_object));
+        diags.append(std::move(cross));
+        summary.per_kind.assign(per_kind.begin(), per_kind.end());
+        return summary;
+    }
+    check_each(diags);
     if (checked.size() == input.resources.size() && embedded.empty()) {
         // No site among the inputs: the cross-object checks see the inputs
         // themselves.

@@ -4,6 +4,7 @@
 // `file:line:col: error: message` and CI can annotate the right line.
 #include <queueforge/base/mark.hpp>
 
+#include <array>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -58,11 +59,16 @@ public:
     // Drops the findings `drop` returns true for, keeping the others' order.
     void erase_if(const std::function<bool(const Diagnostic&)>& drop);
     // Moves the findings out (the caller re-adds them, e.g. with a site set).
-    std::vector<Diagnostic> release() && { return std::move(items_); }
+    std::vector<Diagnostic> release() && {
+        counts_ = {};
+        return std::move(items_);
+    }
 
     const std::vector<Diagnostic>& all() const { return items_; }
     bool has_errors() const;
-    std::size_t count(Severity s) const;
+    // Kept as findings are added: a check that compares the count before and
+    // after each object would otherwise walk every finding per object.
+    std::size_t count(Severity s) const { return counts_[static_cast<std::size_t>(s)]; }
     bool empty() const { return items_.empty(); }
 
     // With --strict every warning counts as an error.
@@ -71,7 +77,10 @@ public:
     void sort();
 
 private:
+    void recount();
+
     std::vector<Diagnostic> items_;
+    std::array<std::size_t, 3> counts_{};  // per Severity
 };
 
 // Text rendering: `file:line:col: severity: message`, then the offending source
