@@ -27,6 +27,18 @@ spec:
       allocatable: {cpu: 10, memory: 256Gi}
 )";
 
+// A team whose lendingLimit is above its nominal quota (Kueue's V31), on line 19.
+const std::string kLendingAboveNominal = kHead + R"(  cohorts: [{name: c}]
+  teams:
+    - name: x
+      cohort: c
+      namespaces: [a]
+      quota:
+        - pool: cpu
+          nominal: {cpu: 1}
+          lendingLimit: {cpu: 2}
+)";
+
 const Diagnostic* first_with(const Diagnostics& d, const std::string& rule) {
     for (const auto& x : d.all())
         if (x.rule == rule) return &x;
@@ -148,16 +160,7 @@ TEST_CASE("compile: prepare runs between parsing and lowering, and its errors st
 
 TEST_CASE("compile: a Kueue rule is reported once, in validate's wording, at the site's field", "[compile]") {
     // lendingLimit above nominal (V31): the site line of the lendingLimit.
-    const std::string text = kHead + R"(  cohorts: [{name: c}]
-  teams:
-    - name: x
-      cohort: c
-      namespaces: [a]
-      quota:
-        - pool: cpu
-          nominal: {cpu: 1}
-          lendingLimit: {cpu: 2}
-)";
+    const std::string text = kLendingAboveNominal;
     Compilation c = compile({.path = "site.yaml", .text = text});
     CHECK_FALSE(c.lowered);
     REQUIRE(count_with(c.diagnostics, "V31") == 1);
@@ -211,16 +214,7 @@ TEST_CASE("compile: without provenance the objects carry none, and a refused fie
 
     // lendingLimit above nominal (V31): placed by the provenance of a second
     // lowering, at the line of the lendingLimit, as with provenance.
-    const std::string bad = kHead + R"(  cohorts: [{name: c}]
-  teams:
-    - name: x
-      cohort: c
-      namespaces: [a]
-      quota:
-        - pool: cpu
-          nominal: {cpu: 1}
-          lendingLimit: {cpu: 2}
-)";
+    const std::string bad = kLendingAboveNominal;
     Compilation c = compile({.path = "site.yaml", .text = bad, .provenance = false});
     CHECK_FALSE(c.lowered);
     REQUIRE(count_with(c.diagnostics, "V31") == 1);

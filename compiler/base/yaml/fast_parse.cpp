@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <deque>
-#include <system_error>
-#include <thread>
 #include <iterator>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <unordered_set>
 
 namespace queueforge::yaml_detail {
@@ -591,22 +591,17 @@ unsigned parallel_parts(std::size_t bytes, const LoadOptions& opts) {
     return std::max(1u, n);
 }
 
-std::optional<std::vector<Document>> fast_parse(std::string_view text, const LoadOptions& opts) {
-    if (text.substr(0, 3) == "\xEF\xBB\xBF") return std::nullopt;  // columns on line 1 shift
-    const unsigned parts = parallel_parts(text.size(), opts);
-    const std::vector<std::size_t> cuts = parts > 1 ? cuts_of(text, parts) : std::vector<std::size_t>{0, text.size()};
-    if (cuts.size() <= 2) {
-        Part whole = read_part(text, opts, 1);
-        if (!whole.ok) return std::nullopt;
-        return std::move(whole.docs);
-    }
-    // A large stream is read in parts side by side, one thread each, cut
-    // where a document starts; the parts' documents are joined in order, with
-    // the lines and indexes they have in the whole stream. The fast reader
-    // takes no scalar over a line end, so a column-1 "---" it accepts is a
-    // document start in the whole stream too; a part it does not take (a cut
-    // inside a flow collection, say) sends the whole stream to the full
-    // reader, as one part would.
+namespace {
+
+// A large stream read in parts side by side, one thread each, cut where a
+// document starts (`cuts`); the parts' documents are joined in order, with
+// the lines and indexes they have in the whole stream. The fast reader takes
+// no scalar over a line end and no document marker inside a flow
+// collection, so a column-1 "---" it accepts is a document start in the
+// whole stream too; a part it declines (a cut inside a flow collection, say)
+// declines the whole stream, for the full reader to read.
+std::optional<std::vector<Document>> read_in_parts(std::string_view text, const std::vector<std::size_t>& cuts,
+                                                   const LoadOptions& opts) {
     const std::size_t n = cuts.size() - 1;
     std::vector<int> first_line(n, 1);
     for (std::size_t k = 1; k < n; ++k) {
@@ -615,17 +610,12 @@ std::optional<std::vector<Document>> fast_parse(std::string_view text, const Loa
     }
     std::vector<Part> read(n);
     auto part_text = [&](std::size_t k) { return text.substr(cuts[k], cuts[k + 1] - cuts[k]); };
-    try {
-        std::vector<std::jthread> workers;
+    {
+        std::vector<std::jthread> workers;  // joined when the block ends, also on an exception
         workers.reserve(n - 1);
         for (std::size_t k = 1; k < n; ++k)
             workers.emplace_back([&, k] { read[k] = read_part(part_text(k), opts, first_line[k]); });
         read[0] = read_part(part_text(0), opts, 1);
-    } catch (const std::system_error&) {
-        // No thread to be had: one reader for the whole stream.
-        Part whole = read_part(text, opts, 1);
-        if (!whole.ok) return std::nullopt;
-        return std::move(whole.docs);
     }
     std::size_t nodes = 0, total = 0;
     for (const auto& p : read) {
@@ -645,6 +635,28 @@ std::optional<std::vector<Document>> fast_parse(std::string_view text, const Loa
         index += p.documents;
     }
     return docs;
+}
+
+}  // namespace
+
+std::optional<std::vector<Document>> fast_parse(std::string_view text, const LoadOptions& opts) {
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") return std::nullopt;  // columns on line 1 shift
+    auto whole = [&]() -> std::optional<std::vector<Document>> {
+        Part p = read_part(text, opts, 1);
+        if (!p.ok) return std::nullopt;
+        return std::move(p.docs);
+    };
+    const unsigned parts = parallel_parts(text.size(), opts);
+    if (parts <= 1) return whole();
+    try {
+        const std::vector<std::size_t> cuts = cuts_of(text, parts);
+        if (cuts.size() <= 2) return whole();
+        return read_in_parts(text, cuts, opts);
+    } catch (const std::system_error&) {
+        return whole();  // no thread to be had: one reader for the whole stream
+    } catch (...) {
+        return std::nullopt;  // e.g. bad_alloc: the full reader reports it properly
+    }
 }
 
 }  // namespace queueforge::yaml_detail

@@ -11,9 +11,9 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <system_error>
 #include <thread>
-#include <string_view>
 
 namespace queueforge {
 
