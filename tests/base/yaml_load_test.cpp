@@ -579,3 +579,37 @@ TEST_CASE("yaml: read_file_limited") {
     CHECK(read_file_limited(empty, out, d4));
     CHECK(out.empty());
 }
+
+TEST_CASE("yaml: a large stream's scans side by side report what they report one after the other",
+          "[yaml]") {
+    using namespace queueforge;
+    // Bad input for each scan: an invalid UTF-8 byte (encoding) and a tab
+    // used as indentation (layout). One after the other only the encoding
+    // is reported; side by side (two threads) it must be the same, and the
+    // layout's finding alone once the encoding is sound.
+    const std::string good = "a:\n  b: 1\n";
+    const std::string tab = "c:\n\td: 2\n";
+    const std::string bad_byte = "e: \xff\n";
+    auto findings = [](const std::string& text, unsigned threads) {
+        LoadOptions o;
+        o.threads = threads;
+        o.parallel_min_bytes = threads > 1 ? 0 : o.parallel_min_bytes;
+        Diagnostics d;
+        const auto docs = load_yaml("x.yaml", text, d, o);
+        std::string s = std::to_string(docs.size()) + " documents\n";
+        for (const auto& f : d.all())
+            s += std::to_string(f.mark.line) + ":" + std::to_string(f.mark.col) + " [" + f.rule + "] " + f.message + "\n";
+        return s;
+    };
+    for (const std::string& text : {good + "---\n" + tab + "---\n" + bad_byte, good + "---\n" + tab, good + "---\n" + bad_byte,
+                                    bad_byte + "---\n" + tab, good + "---\n" + good}) {
+        INFO(text);
+        const std::string one = findings(text, 1);
+        CHECK(findings(text, 2) == one);
+        CHECK(findings(text, 3) == one);
+    }
+    CHECK(findings(good + "---\n" + tab + "---\n" + bad_byte, 2).find("yaml.encoding") != std::string::npos);
+    CHECK(findings(good + "---\n" + tab + "---\n" + bad_byte, 2).find("yaml.tab") == std::string::npos);
+    CHECK(findings(good + "---\n" + tab, 2).find("yaml.tab") != std::string::npos);
+    CHECK(findings(good + "---\n" + good, 2).starts_with("2 documents\n"));
+}
