@@ -2,6 +2,7 @@
 #include <queueforge/base/source_root.hpp>
 
 #include "fast_parse.hpp"
+#include "base/threads/side_by_side.hpp"
 #include "input_check.hpp"
 #include "tree_builder.hpp"
 
@@ -19,7 +20,6 @@
 #include <streambuf>
 #include <string_view>
 #include <system_error>
-#include <thread>
 
 namespace queueforge {
 
@@ -82,17 +82,8 @@ std::vector<Document> parse_stream(const std::string& path, const std::string& t
         // findings only when the encoding is sound).
         Diagnostics encoding_found, layout_found;
         bool encoding_ok = false, layout_ok = false;
-        try {
-            std::jthread encoding([&] { encoding_ok = yaml_detail::check_encoding(path, text, encoding_found); });
-            layout_ok = yaml_detail::check_layout(path, text, layout_found, layout);
-        } catch (const std::system_error&) {
-            encoding_ok = yaml_detail::check_encoding(path, text, encoding_found);
-            if (encoding_ok) {
-                layout = {};
-                layout_found = Diagnostics{};
-                layout_ok = yaml_detail::check_layout(path, text, layout_found, layout);
-            }
-        }
+        side_by_side([&] { encoding_ok = yaml_detail::check_encoding(path, text, encoding_found); },
+                     [&] { layout_ok = yaml_detail::check_layout(path, text, layout_found, layout); });
         diags.append(std::move(encoding_found));
         if (!encoding_ok) return {};
         diags.append(std::move(layout_found));

@@ -5,11 +5,11 @@
 #include "checks/policy/cluster.hpp"
 #include "checks/policy/evaluate.hpp"
 #include "checks/policy/sites.hpp"
+#include "base/threads/side_by_side.hpp"
 
 #include <atomic>
-#include <exception>
+#include <functional>
 #include <set>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -43,23 +43,18 @@ void evaluate_policies(const Data& d, Cluster& c, const std::vector<Resource>& o
             if (reads_objects(d.policies[i])) cluster.forget_conversions();
         }
     };
-    std::exception_ptr helper_failed;
-    try {
-        std::vector<std::jthread> helpers;
-        for (unsigned t = 1; t < threads; ++t)
-            helpers.emplace_back([&, t] {
-                try {
-                    Cluster own(objects, target, opts.cost_limit);
-                    work(t, own);
-                } catch (...) {
-                    helper_failed = std::current_exception();
-                }
-            });
-        work(0, c);
-    } catch (const std::system_error&) {
-        work(0, c);  // no thread to be had: this one takes what is left
-    }
-    if (helper_failed) std::rethrow_exception(helper_failed);
+    // Threads 0 .. threads - 2 each run beside the rest, with a Cluster of
+    // their own; the last is the caller's, with `c`.
+    std::function<void(unsigned)> from = [&](unsigned t) {
+        if (t + 1 == threads) return work(t, c);
+        side_by_side(
+            [&] {
+                Cluster own(objects, target, opts.cost_limit);
+                work(t, own);
+            },
+            [&] { from(t + 1); });
+    };
+    from(0);
     for (auto& f : found) diags.append(std::move(f));
     for (auto& f : failed_by) failed.insert(f.begin(), f.end());
 }

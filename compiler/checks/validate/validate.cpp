@@ -4,15 +4,14 @@
 #include <queueforge/compile.hpp>
 #include <queueforge/frontend/kueue_operator.hpp>
 
+#include "base/threads/side_by_side.hpp"
+
 #include <algorithm>
-#include <exception>
 #include <filesystem>
 #include <iterator>
 #include <map>
-#include <optional>
 #include <set>
 #include <string_view>
-#include <system_error>
 #include <thread>
 
 namespace queueforge {
@@ -130,23 +129,7 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
         // other reads (the trees are only read), and their findings are joined
         // in the order one thread gives: each object's, then the cross-object ones.
         Diagnostics per_object, cross;
-        std::exception_ptr failed;
-        {
-            std::optional<std::jthread> second;
-            try {
-                second.emplace([&] {
-                    try {
-                        check_each(per_object);
-                    } catch (...) {
-                        failed = std::current_exception();
-                    }
-                });
-            } catch (const std::system_error&) {
-                check_each(per_object);  // no thread to be had
-            }
-            rules::check_cross_objects(input.resources, xo, cross);
-        }
-        if (failed) std::rethrow_exception(failed);
+        side_by_side([&] { check_each(per_object); }, [&] { rules::check_cross_objects(input.resources, xo, cross); });
         diags.append(std::move(per_object));
         diags.append(std::move(cross));
         summary.per_kind.assign(per_kind.begin(), per_kind.end());
