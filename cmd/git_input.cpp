@@ -81,7 +81,7 @@ std::vector<std::string> named_bases(const std::string& root, const std::string&
             const fs::path dir = fs::path(file).lexically_relative(root).parent_path();
             for (const Node* r : refs) {
                 if (!r->is_string() || fs::path(r->text()).is_absolute()) continue;
-                fs::path base = (dir / r->text()).lexically_normal();
+                fs::path base = (dir / r->text().view()).lexically_normal();
                 if (base.empty() || *base.begin() == "..") continue;
                 // A base file's folder: the job files its workloads name are beside it.
                 if (base.extension() == ".yaml" || base.extension() == ".yml") base = base.parent_path();

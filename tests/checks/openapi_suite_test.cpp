@@ -142,15 +142,15 @@ std::vector<queueforge::Document> load_docs(const std::string& name, const std::
     return docs;
 }
 
-const std::string* text_of(const Node& n, const char* key) {
+const queueforge::CompactString* text_of(const Node& n, const char* key) {
     const Node* v = n.find(key);
     return v && v->is_string() ? &v->text() : nullptr;
 }
 
 // Validates `doc` with its schema from `set`; nullptr when its kind is unknown.
 bool validate_doc(const oa::SchemaSet& set, const Node& doc, const std::string& file, Diagnostics& d) {
-    const std::string* av = text_of(doc, "apiVersion");
-    const std::string* kind = text_of(doc, "kind");
+    const auto* av = text_of(doc, "apiVersion");
+    const auto* kind = text_of(doc, "kind");
     if (!av || !kind) return false;
     const oa::Schema* s = set.find(*av, *kind);
     if (!s) return false;

@@ -61,7 +61,7 @@ struct Expect {
     std::map<std::string, Note> pending_notes, preempted_notes;
 };
 
-std::string text(const Node* n) { return n && n->is_scalar() && !n->is_null() ? n->text() : std::string(); }
+std::string text(const Node* n) { return n && n->is_scalar() && !n->is_null() ? n->text().str() : std::string(); }
 
 std::vector<std::string> list(const Node* n) {
     std::vector<std::string> out;

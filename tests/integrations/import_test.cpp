@@ -190,7 +190,7 @@ Node semantic(const Node& doc) {
 
 std::string identity(const Node& doc) {
     const Node* meta = doc.find("metadata");
-    auto get = [&](const char* k) { return meta && meta->find(k) ? meta->find(k)->text() : std::string(); };
+    auto get = [&](const char* k) { return meta && meta->find(k) ? meta->find(k)->text().str() : std::string(); };
     return doc.find("kind")->text() + "/" + get("namespace") + "/" + get("name");
 }
 
@@ -238,7 +238,7 @@ std::size_t platform_objects(const std::vector<Node>& docs) {
 
 std::string spec_target(const Imported& r) {
     const Node* t = r.result->site.find("spec")->find("target");
-    return t->is_scalar() ? t->text() : emit_yaml(*t);
+    return t->is_scalar() ? t->text().str() : emit_yaml(*t);
 }
 
 }  // namespace

@@ -273,9 +273,9 @@ private:
         return stack[d];
     }
     template <class T>
-    static void take(std::vector<T>& into, std::vector<T>& from) {
-        into.reserve(from.size());
-        std::move(from.begin(), from.end(), std::back_inserter(into));
+    static void take(CompactVector<T>& into, std::vector<T>& from) {
+        into.reserve(into.size() + from.size());
+        for (T& v : from) into.push_back(std::move(v));
         from.clear();
     }
 

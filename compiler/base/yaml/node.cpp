@@ -2,91 +2,178 @@
 
 #include <charconv>
 #include <cstring>
+#include <new>
+#include <utility>
 
 namespace queueforge {
 
+Node::Node(const Node& o) : mark_(o.mark_), text_(), kind_(o.kind_), quoted_(o.quoted_) { copy_payload(o); }
+
+Node::Node(Node&& o) noexcept : mark_(std::move(o.mark_)), text_(), kind_(o.kind_), quoted_(o.quoted_) {
+    move_payload(std::move(o));
+}
+
+Node& Node::operator=(const Node& o) {
+    if (this != &o) {
+        Node copy(o);
+        *this = std::move(copy);
+    }
+    return *this;
+}
+
+Node& Node::operator=(Node&& o) noexcept {
+    if (this != &o) {
+        // `o` may live inside this node's payload (n = std::move(n.items()[0])):
+        // take it out before the payload is destroyed.
+        Node taken(std::move(o));
+        destroy();
+        mark_ = std::move(taken.mark_);
+        kind_ = taken.kind_;
+        quoted_ = taken.quoted_;
+        move_payload(std::move(taken));
+    }
+    return *this;
+}
+
+Node::~Node() { destroy(); }
+
+void Node::destroy() noexcept {
+    switch (payload_) {
+    case Payload::Text: text_.~CompactString(); break;
+    case Payload::Items: items_.~Items(); break;
+    case Payload::Entries: entries_.~Entries(); break;
+    }
+    payload_ = Payload::Text;
+    new (&text_) CompactString();
+}
+
+// Both take a node whose payload is an empty text.
+void Node::copy_payload(const Node& o) {
+    switch (o.payload_) {
+    case Payload::Text: text_ = o.text_; break;
+    case Payload::Items:
+        text_.~CompactString();
+        new (&items_) Items();
+        payload_ = Payload::Items;
+        items_ = o.items_;
+        break;
+    case Payload::Entries:
+        text_.~CompactString();
+        new (&entries_) Entries();
+        payload_ = Payload::Entries;
+        entries_ = o.entries_;
+        break;
+    }
+}
+
+void Node::move_payload(Node&& o) noexcept {
+    switch (o.payload_) {
+    case Payload::Text: text_ = std::move(o.text_); break;
+    case Payload::Items:
+        text_.~CompactString();
+        new (&items_) Items(std::move(o.items_));
+        payload_ = Payload::Items;
+        break;
+    case Payload::Entries:
+        text_.~CompactString();
+        new (&entries_) Entries(std::move(o.entries_));
+        payload_ = Payload::Entries;
+        break;
+    }
+}
+
 Node Node::null_value(Mark m) {
     Node n;
-    n.data_ = std::string("null");
-    n.mark_ = m;
+    n.text_ = "null";
+    n.mark_ = std::move(m);
     return n;
 }
 
 Node Node::boolean(bool v, Mark m) {
     Node n;
     n.kind_ = Kind::Bool;
-    n.data_ = std::string(v ? "true" : "false");
-    n.mark_ = m;
+    n.text_ = v ? "true" : "false";
+    n.mark_ = std::move(m);
     return n;
 }
 
 Node Node::integer(std::int64_t v, Mark m) {
     Node n;
     n.kind_ = Kind::Int;
-    n.data_ = std::string(std::to_string(v));
-    n.mark_ = m;
+    char buf[24];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    (void)ec;
+    n.text_ = std::string_view(buf, static_cast<std::size_t>(end - buf));
+    n.mark_ = std::move(m);
     return n;
 }
 
-Node Node::scalar(Kind kind, std::string text, Mark m, bool quoted) {
+Node Node::scalar(Kind kind, std::string_view text, Mark m, bool quoted) {
     Node n;
     n.kind_ = kind;
-    n.data_ = std::string(std::move(text));
-    n.mark_ = m;
+    n.text_ = text;
+    n.mark_ = std::move(m);
     n.quoted_ = quoted;
     return n;
 }
 
-Node Node::string(std::string v, Mark m) { return scalar(Kind::String, std::move(v), m); }
+Node Node::string(std::string_view v, Mark m) { return scalar(Kind::String, v, std::move(m)); }
 
 Node Node::sequence(Mark m) {
     Node n;
     n.kind_ = Kind::Seq;
-    n.data_ = std::vector<Node>{};
-    n.mark_ = m;
+    n.items();
+    n.mark_ = std::move(m);
     return n;
 }
 
 Node Node::mapping(Mark m) {
     Node n;
     n.kind_ = Kind::Map;
-    n.data_ = std::vector<Entry>{};
-    n.mark_ = m;
+    n.entries();
+    n.mark_ = std::move(m);
     return n;
 }
 
-const std::string& Node::text() const {
-    static const std::string empty;
-    const auto* s = std::get_if<std::string>(&data_);
-    return s ? *s : empty;
+const CompactString& Node::text() const {
+    static const CompactString empty;
+    return payload_ == Payload::Text ? text_ : empty;
 }
 
-const std::vector<Node>& Node::items() const {
-    static const std::vector<Node> empty;
-    const auto* v = std::get_if<std::vector<Node>>(&data_);
-    return v ? *v : empty;
+const Node::Items& Node::items() const {
+    static const Items empty;
+    return payload_ == Payload::Items ? items_ : empty;
 }
 
-std::vector<Node>& Node::items() {
-    if (!std::holds_alternative<std::vector<Node>>(data_)) data_ = std::vector<Node>{};
-    return std::get<std::vector<Node>>(data_);
+Node::Items& Node::items() {
+    if (payload_ != Payload::Items) {
+        destroy();
+        text_.~CompactString();
+        new (&items_) Items();
+        payload_ = Payload::Items;
+    }
+    return items_;
 }
 
-const std::vector<Node::Entry>& Node::entries() const {
-    static const std::vector<Entry> empty;
-    const auto* v = std::get_if<std::vector<Entry>>(&data_);
-    return v ? *v : empty;
+const Node::Entries& Node::entries() const {
+    static const Entries empty;
+    return payload_ == Payload::Entries ? entries_ : empty;
 }
 
-std::vector<Node::Entry>& Node::entries() {
-    if (!std::holds_alternative<std::vector<Entry>>(data_)) data_ = std::vector<Entry>{};
-    return std::get<std::vector<Entry>>(data_);
+Node::Entries& Node::entries() {
+    if (payload_ != Payload::Entries) {
+        destroy();
+        text_.~CompactString();
+        new (&entries_) Entries();
+        payload_ = Payload::Entries;
+    }
+    return entries_;
 }
 
 std::optional<std::int64_t> Node::as_int() const {
     if (kind_ != Kind::Int) return std::nullopt;
     std::int64_t v = 0;
-    const std::string& t = text();
+    const std::string_view t = text();
     const char* b = t.data();
     const char* e = b + t.size();
     if (b != e && *b == '+') ++b;
@@ -105,7 +192,7 @@ namespace {
 
 // Key lookups are the commonest operation on trees: most keys differ in size
 // or in their first character, which is checked before calling memcmp.
-bool same_key(const std::string& k, std::string_view key) {
+bool same_key(const CompactString& k, std::string_view key) {
     return k.size() == key.size() && (key.empty() || (k[0] == key[0] && std::memcmp(k.data(), key.data(), key.size()) == 0));
 }
 
@@ -128,22 +215,21 @@ Node* Node::find(std::string_view key) {
     return nullptr;
 }
 
-Node& Node::set(std::string key, Node value) {
+Node& Node::set(std::string_view key, Node value) {
     if (Node* existing = find(key)) {
         *existing = std::move(value);
         return *existing;
     }
     auto& v = entries();
-    v.push_back(Entry{std::move(key), {}, std::move(value)});
+    v.push_back(Entry{CompactString(key), {}, std::move(value)});
     return v.back().value;
 }
 
 bool Node::erase(std::string_view key) {
-    auto* v = std::get_if<std::vector<Entry>>(&data_);
-    if (!v) return false;
-    for (auto it = v->begin(); it != v->end(); ++it) {
+    if (payload_ != Payload::Entries) return false;
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
         if (it->key == key) {
-            v->erase(it);
+            entries_.erase(it);
             return true;
         }
     }

@@ -14,7 +14,7 @@ nlohmann::ordered_json to_json(const Node& n) {
         return n.text();
     case Node::Kind::Float: {
         char* end = nullptr;
-        double d = std::strtod(n.text().c_str(), &end);
+        double d = std::strtod(n.text().str().c_str(), &end);
         if (end && *end == '\0' && std::isfinite(d)) return d;
         return n.text();
     }

@@ -3,7 +3,7 @@
 namespace queueforge {
 
 namespace {
-const std::vector<Node> kNoItems;
+const Node::Items kNoItems;
 }
 
 const Node* child(const Node* n, std::string_view key) { return n && n->is_map() ? n->find(key) : nullptr; }
@@ -20,8 +20,8 @@ const Node* at_path(const Node* n, std::initializer_list<std::string_view> keys)
 
 bool is_text(const Node* n) { return n && n->is_scalar() && !n->is_null(); }
 
-std::string text(const Node* n) { return is_text(n) ? n->text() : std::string(); }
+std::string text(const Node* n) { return is_text(n) ? n->text().str() : std::string(); }
 
-const std::vector<Node>& items(const Node* n) { return n && n->is_seq() ? n->items() : kNoItems; }
+const Node::Items& items(const Node* n) { return n && n->is_seq() ? n->items() : kNoItems; }
 
 }  // namespace queueforge

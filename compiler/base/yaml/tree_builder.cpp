@@ -378,7 +378,7 @@ void TreeBuilder::accept_key(const Node& key_node, const std::string& source, bo
     // Kubernetes turns non-string keys into their JSON spelling (yes -> "true",
     // 0x10 -> "16", 11e3 -> "11000"); do the same, and say so when that
     // changes what was written.
-    const std::string key = key_node.kind() == K::Float ? float_key_spelling(key_node.text()) : key_node.text();
+    const std::string key = key_node.kind() == K::Float ? float_key_spelling(key_node.text()) : key_node.text().str();
     if (key_node.kind() != K::String && plain && key != source)
         diags_.warning(path_, at,
                        "key " + for_message(source) + " is read as the " + Node::kind_name(key_node.kind()) + " " +

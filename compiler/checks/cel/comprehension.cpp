@@ -68,7 +68,7 @@ Value eval_optional_macro(EvalContext& ctx, const Expr& e, const Value& range) {
 }
 
 // `var.kind == 'K'` (either side), the literal K.
-const std::string* kind_test(const Expr& p, const std::string& var) {
+const CompactString* kind_test(const Expr& p, const std::string& var) {
     if (p.kind != ExprKind::Call || p.target || p.name != "_==_" || p.args.size() != 2) return nullptr;
     auto is_kind_of_var = [&](const Expr& x) {
         return x.kind == ExprKind::Select && x.name == "kind" && !x.optional && !x.test_only && x.target &&
@@ -82,10 +82,10 @@ const std::string* kind_test(const Expr& p, const std::string& var) {
 
 // The kind a predicate requires of its element: a kind test that is the
 // predicate or one of the conjuncts of its `&&` chain.
-const std::string* required_kind(const Expr& p, const std::string& var, int depth = 0) {
-    if (const std::string* k = kind_test(p, var)) return k;
+const CompactString* required_kind(const Expr& p, const std::string& var, int depth = 0) {
+    if (const CompactString* k = kind_test(p, var)) return k;
     if (depth > 64 || p.kind != ExprKind::Call || p.target || p.name != "_&&_" || p.args.size() != 2) return nullptr;
-    if (const std::string* k = required_kind(*p.args[0], var, depth + 1)) return k;
+    if (const CompactString* k = required_kind(*p.args[0], var, depth + 1)) return k;
     return required_kind(*p.args[1], var, depth + 1);
 }
 
@@ -98,7 +98,7 @@ std::optional<std::vector<std::uint32_t>> indexed_positions(const EvalContext& c
     if (e.macro != MacroKind::Filter && e.macro != MacroKind::Exists && e.macro != MacroKind::ExistsOne &&
         e.macro != MacroKind::MapFilter)
         return std::nullopt;
-    const std::string* kind = required_kind(*e.args[0], e.var);
+    const CompactString* kind = required_kind(*e.args[0], e.var);
     if (!kind) return std::nullopt;
     static const std::vector<std::uint32_t> none;
     auto it = index->by_kind.find(*kind);

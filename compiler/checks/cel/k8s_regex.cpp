@@ -41,7 +41,7 @@ Result matches(EvalContext& ctx, Args a) {
     auto re = regex_for(ctx, a[1].as_string(), error);
     if (!re) return error;
     if (!scan_charge(ctx, a[0].as_string(), *re)) return EvalContext::cost_error();
-    return Value::boolean(RE2::PartialMatch(a[0].as_string(), *re));
+    return Value::boolean(RE2::PartialMatch(a[0].as_string().view(), *re));
 }
 
 Result find(EvalContext& ctx, Args a) {

@@ -117,7 +117,7 @@ private:
         if (pattern.kind != ExprKind::Literal || pattern.literal.kind() != Value::Kind::String) return;
         RE2::Options opts;
         opts.set_log_errors(false);
-        auto re = std::make_shared<const RE2>(pattern.literal.as_string(), opts);
+        auto re = std::make_shared<const RE2>(pattern.literal.as_string().view(), opts);
         if (!re->ok()) throw CompileFailure{pattern.offset, "invalid regular expression: " + re->error()};
         e.regex = std::move(re);
     }

@@ -209,7 +209,7 @@ Result trim(EvalContext& ctx, Args a) {
 Result join(EvalContext& ctx, Args a) {
     if (a.empty() || a.size() > 2 || !is(a[0], K::List)) return std::nullopt;
     if (a.size() == 2 && !is(a[1], K::String)) return std::nullopt;
-    const std::string sep = a.size() == 2 ? a[1].as_string() : std::string();
+    const std::string sep = a.size() == 2 ? a[1].as_string().str() : std::string();
     std::string out;
     bool first = true;
     for (const auto& item : a[0].as_list()) {

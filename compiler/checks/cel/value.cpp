@@ -20,8 +20,8 @@ namespace {
 constexpr int128 kNanosPerSecond = 1000000000;
 constexpr std::size_t kIndexThreshold = 8;
 
-const std::string& empty_string() {
-    static const std::string empty;
+const CompactString& empty_string() {
+    static const CompactString empty;
     return empty;
 }
 
@@ -135,28 +135,28 @@ Value Value::dbl(double d) {
 Value Value::string(std::string s) {
     Value v;
     v.kind_ = Kind::String;
-    v.ptr_ = std::make_shared<const std::string>(std::move(s));
+    v.ptr_ = std::make_shared<const CompactString>(s);
     return v;
 }
 
 Value Value::bytes(std::string b) {
     Value v;
     v.kind_ = Kind::Bytes;
-    v.ptr_ = std::make_shared<const std::string>(std::move(b));
+    v.ptr_ = std::make_shared<const CompactString>(b);
     return v;
 }
 
 Value Value::type(std::string name) {
     Value v;
     v.kind_ = Kind::Type;
-    v.ptr_ = std::make_shared<const std::string>(std::move(name));
+    v.ptr_ = std::make_shared<const CompactString>(name);
     return v;
 }
 
 Value Value::error(std::string message) {
     Value v;
     v.kind_ = Kind::Error;
-    v.ptr_ = std::make_shared<const std::string>(std::move(message));
+    v.ptr_ = std::make_shared<const CompactString>(message);
     return v;
 }
 
@@ -184,7 +184,7 @@ struct LazyMaps {
     // A string that refers to the node's text instead of copying it: the
     // node outlives the value (from_node_lazy's contract), and most fields a
     // policy converts are never compared or copied.
-    static Value text(const std::string& s) {
+    static Value text(const CompactString& s) {
         Value v;
         v.kind_ = Value::Kind::String;
         v.ptr_ = std::shared_ptr<const void>(std::shared_ptr<const void>(), &s);  // not owning: no allocation
@@ -327,13 +327,13 @@ Value Value::opaque(std::shared_ptr<const Opaque> o) {
 
 Value Value::quantity(const Quantity& q) { return opaque(std::make_shared<const QuantityValue>(q)); }
 
-const std::string& Value::error_message() const {
-    return kind_ == Kind::Error ? *static_cast<const std::string*>(ptr_.get()) : empty_string();
+const CompactString& Value::error_message() const {
+    return kind_ == Kind::Error ? *static_cast<const CompactString*>(ptr_.get()) : empty_string();
 }
 
-const std::string& Value::as_string() const {
+const CompactString& Value::as_string() const {
     if (!ptr_) return empty_string();
-    return *static_cast<const std::string*>(ptr_.get());
+    return *static_cast<const CompactString*>(ptr_.get());
 }
 
 const Value::ListItems& Value::as_list() const {

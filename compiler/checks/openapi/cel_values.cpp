@@ -192,7 +192,7 @@ private:
                 if (!sub) continue;  // pruned by the server
                 auto key = cel_escape(e.key);
                 Guard g(*this, false, e.key);
-                entries.emplace_back(Value::string(key ? *key : e.key),
+                entries.emplace_back(Value::string(key ? *key : e.key.str()),
                                      build(*sub, e.value, sub->embedded_resource, depth + 1));
             }
         } else if (s.extra == Extra::Schema && s.additional) {

@@ -136,7 +136,7 @@ private:
     std::unique_ptr<RE2> regex(const Node& v, const std::string& path, const std::string& what) {
         RE2::Options opt;
         opt.set_log_errors(false);
-        auto re = std::make_unique<RE2>(v.text(), opt);
+        auto re = std::make_unique<RE2>(v.text().view(), opt);
         if (!re->ok()) {
             error(v, path, what + " " + go_quote(v.text()) + " is not a valid regular expression: " + re->error());
             return nullptr;
@@ -246,7 +246,7 @@ private:
                 return;
             }
             for (const auto& p : v.entries()) {
-                std::string child = path.empty() ? p.key : path + "." + p.key;
+                std::string child = path.empty() ? p.key.str() : path + "." + p.key;
                 s.properties.push_back(Property{p.key, compile(p.value, child, depth + 1)});
             }
         } else if (k == "required") {
@@ -281,7 +281,7 @@ private:
                 error(v, path, "\"enum\" must be a list");
                 return;
             }
-            s.enum_values = v.items();
+            s.enum_values.assign(v.items().begin(), v.items().end());
             s.has_enum = !s.enum_values.empty();
             s.enum_all_strings = std::all_of(s.enum_values.begin(), s.enum_values.end(),
                                              [](const Node& x) { return x.is_string(); });

@@ -11,7 +11,7 @@ namespace queueforge::openapi {
 
 namespace {
 
-const std::string* text_at(const Node* n, std::string_view key) {
+const CompactString* text_at(const Node* n, std::string_view key) {
     const Node* v = n && n->is_map() ? n->find(key) : nullptr;
     return v && v->is_string() ? &v->text() : nullptr;
 }
@@ -31,7 +31,7 @@ std::shared_ptr<const Schema> permissive_schema(const std::string& file, Diagnos
 
 void add_documents(const std::vector<Document>& docs, const std::string& file, SchemaSet& out, Diagnostics& diags) {
     for (const auto& d : docs) {
-        const std::string* kind = text_at(&d.root, "kind");
+        const CompactString* kind = text_at(&d.root, "kind");
         // `kubectl get crd -o yaml` wraps them in a List.
         if (kind && *kind == "List") {
             if (const Node* items = d.root.find("items"); items && items->is_seq())
@@ -65,14 +65,14 @@ const Schema* SchemaSet::find(const std::string& api_version, const std::string&
 }
 
 void add_crd(const Node& crd, const std::string& file, SchemaSet& out, Diagnostics& diags) {
-    const std::string* api_version = text_at(&crd, "apiVersion");
-    const std::string* kind = text_at(&crd, "kind");
+    const CompactString* api_version = text_at(&crd, "apiVersion");
+    const CompactString* kind = text_at(&crd, "kind");
     if (!api_version || !kind || *kind != "CustomResourceDefinition" ||
         !api_version->starts_with("apiextensions.k8s.io/"))
         return;
     const Node* spec = crd.find("spec");
-    const std::string* group = text_at(spec, "group");
-    const std::string* cr_kind = spec && spec->is_map() ? text_at(spec->find("names"), "kind") : nullptr;
+    const CompactString* group = text_at(spec, "group");
+    const CompactString* cr_kind = spec && spec->is_map() ? text_at(spec->find("names"), "kind") : nullptr;
     if (!group || !cr_kind) {
         crd_error(diags, file, crd.mark(), "CustomResourceDefinition without spec.group or spec.names.kind");
         return;
@@ -102,7 +102,7 @@ void add_crd(const Node& crd, const std::string& file, SchemaSet& out, Diagnosti
     const Node* versions = spec->find("versions");
     if (versions && versions->is_seq()) {
         for (const auto& v : versions->items()) {
-            const std::string* name = text_at(&v, "name");
+            const CompactString* name = text_at(&v, "name");
             if (!name) {
                 crd_error(diags, file, v.mark(), "CustomResourceDefinition version without a name");
                 continue;
@@ -116,7 +116,7 @@ void add_crd(const Node& crd, const std::string& file, SchemaSet& out, Diagnosti
                 if (const Node* o = s->find("openAPIV3Schema")) schema_node = o;
             add_version(v, *name, schema_node);
         }
-    } else if (const std::string* version = text_at(spec, "version")) {
+    } else if (const CompactString* version = text_at(spec, "version")) {
         add_version(*spec, *version, shared_schema);
     } else {
         crd_error(diags, file, spec->mark(), "CustomResourceDefinition without spec.versions");

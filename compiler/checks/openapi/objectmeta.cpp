@@ -216,7 +216,7 @@ void Validator::meta_fields(const Node& meta, bool resource_root) {
                 lower = e.key;
                 for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             }
-            if (std::string msg = check_qualified_name(upper ? lower : e.key); !msg.empty())
+            if (std::string msg = check_qualified_name(upper ? lower : e.key.str()); !msg.empty())
                 invalid(Node::string(e.key), e.key_mark, "annotations", msg);
             total += e.key.size() + (e.value.is_string() ? e.value.text().size() : 0);
         }

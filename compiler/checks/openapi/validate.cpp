@@ -277,7 +277,7 @@ void Validator::enum_check(const Schema& s, const Node& v) {
         for (const auto& e : s.enum_values) {
             if (!first) m += ", ";
             first = false;
-            m += go_quote(e.is_string() ? e.text() : go_json(e));
+            m += go_quote(e.is_string() ? e.text().str() : go_json(e));
         }
         return m;
     });
@@ -358,7 +358,7 @@ void Validator::object(const Schema& s, const Node& v, int depth, unsigned flags
         }
         bool by_pattern = false;
         for (const auto& pp : s.pattern_properties) {
-            if (RE2::PartialMatch(e.key, *pp.re)) {
+            if (RE2::PartialMatch(e.key.view(), *pp.re)) {
                 by_pattern = true;
                 PathGuard g(*this, e.key);
                 node(*pp.schema, e.value, depth + 1, 0);

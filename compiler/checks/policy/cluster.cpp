@@ -21,7 +21,7 @@ std::string key(const std::string& group, const std::string& kind, const std::st
 
 std::string string_at(const cel::Value& map, std::string_view field) {
     const cel::Value* v = map.map_find(field);
-    return v && v->kind() == cel::Value::Kind::String ? v->as_string() : std::string();
+    return v && v->kind() == cel::Value::Kind::String ? v->as_string().str() : std::string();
 }
 
 

@@ -56,7 +56,7 @@ void collect(const cel::Value& v, const Cluster& c, std::vector<Violation>& out,
         }
     } else if (v.kind() == K::Map) {
         for (const auto& [k, val] : v.map_entries()) {
-            const std::string key = k.kind() == K::String ? k.as_string() : k.debug_string();
+            const std::string key = k.kind() == K::String ? k.as_string().str() : k.debug_string();
             if (key == "message" && val.kind() == K::String) {
                 x.message = val.as_string();
             } else if (key == "fieldPath" && val.kind() == K::String) {

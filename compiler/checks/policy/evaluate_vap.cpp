@@ -110,7 +110,7 @@ private:
                 if (!v.as_bool()) return;
                 continue;
             }
-            const std::string err = v.is_error() ? v.error_message() : "expected bool, got " + v.type_name();
+            const std::string err = v.is_error() ? v.error_message().str() : "expected bool, got " + v.type_name();
             failed_.insert(p_.name);
             if (p_.fail_closed) failure(i, "matchCondition " + cond.name + " resulted in error: " + err);
             return;
@@ -123,7 +123,7 @@ private:
                 if (!v.as_bool()) deny(i, message(val), val.reason);
                 continue;
             }
-            const std::string err = v.is_error() ? v.error_message() : "expected bool, got " + v.type_name();
+            const std::string err = v.is_error() ? v.error_message().str() : "expected bool, got " + v.type_name();
             failed_.insert(p_.name);
             if (p_.fail_closed) failure(i, "expression '" + excerpt(val.expr.source) + "' resulted in error: " + err);
         }

@@ -28,7 +28,7 @@ std::string taint_json(const Node& t) {
 
 // A list-level CEL rule (`self.all(x, ...)`) fails once for the whole list;
 // the finding points at the first item that breaks it.
-void cel_all(const Reporter& rep, const std::string& rule, const std::vector<Node>& list, const std::string& path,
+void cel_all(const Reporter& rep, const std::string& rule, const Node::Items& list, const std::string& path,
              std::string_view message, const std::function<const Node*(const Node&)>& failing_node,
              const std::string& field) {
     for (std::size_t i = 0; i < list.size(); ++i) {

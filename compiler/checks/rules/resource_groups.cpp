@@ -21,7 +21,7 @@ void check_negative(const Reporter& rep, const Node* n, const Quantity& q, const
 // One flavor's resources against the group's coveredResources
 // (validateFlavorQuotas). Like Kueue, entries past coveredResources are left
 // to the count rule (V23).
-void check_flavor_quotas(const Reporter& rep, const Node& flavor, const std::vector<Node>& covered,
+void check_flavor_quotas(const Reporter& rep, const Node& flavor, const Node::Items& covered,
                          const QuotaConfig& cfg, const std::string& fpath) {
     const auto& resources = items(present(&flavor, "resources"));
     for (std::size_t k = 0; k < resources.size(); ++k) {

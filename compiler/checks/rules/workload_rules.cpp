@@ -128,7 +128,7 @@ bool quota_reserved(const Node* status) {
 }
 
 // V69: status.admission while QuotaReserved=True.
-void check_admission(const Reporter& rep, const Node* status, const std::vector<Node>& pod_sets) {
+void check_admission(const Reporter& rep, const Node* status, const Node::Items& pod_sets) {
     if (!quota_reserved(status)) return;
     const Node* admission = present(status, "admission");
     if (!admission) {
@@ -161,7 +161,7 @@ void check_admission(const Reporter& rep, const Node* status, const std::vector<
 }
 
 // V70: reclaimablePods name a podSet and do not exceed its count (create).
-void check_reclaimable(const Reporter& rep, const Node* status, const std::vector<Node>& pod_sets) {
+void check_reclaimable(const Reporter& rep, const Node* status, const Node::Items& pod_sets) {
     std::vector<std::string> names;
     for (const auto& ps : pod_sets) names.push_back(text(present(&ps, "name")));
     for (const auto& rp : items(present(status, "reclaimablePods"))) {

@@ -300,7 +300,7 @@ void build_queues(const Inputs& in, Model& m, Diagnostics& diags) {
     for (const Resource* r : in.admission_checks) {
         const Node* spec = r->doc.find("spec");
         const Node* ctl = spec && spec->is_map() ? spec->find("controllerName") : nullptr;
-        checks[r->ref.name] = ctl && ctl->is_scalar() && !ctl->is_null() ? ctl->text() : std::string();
+        checks[r->ref.name] = ctl && ctl->is_scalar() && !ctl->is_null() ? ctl->text().str() : std::string();
     }
 
     // Cohort objects, then ClusterQueues (which may name implicit cohorts):

@@ -367,7 +367,7 @@ void share_with_siblings(Model& m, const std::vector<TasPlacement>& p) {
 std::optional<topology::Assignment> topology_assignment_of(const Node* n) {
     if (!n || !n->is_map()) return std::nullopt;
     topology::Assignment a;
-    auto text = [](const Node* x) { return x && x->is_scalar() && !x->is_null() ? x->text() : std::string(); };
+    auto text = [](const Node* x) { return x && x->is_scalar() && !x->is_null() ? x->text().str() : std::string(); };
     auto int_of = [&](const Node* x) -> std::int32_t {
         const std::string t = text(x);
         if (t.empty() || t.size() > 9 || !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))

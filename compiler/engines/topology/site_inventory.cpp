@@ -18,7 +18,7 @@ std::string short_name(const std::string& label) {
 
 Toleration toleration_of(const queueforge::Node& t) {
     Toleration out;
-    auto text = [&](const char* k) { return t.find(k) ? t.find(k)->text() : std::string(); };
+    auto text = [&](const char* k) { return t.find(k) ? t.find(k)->text().str() : std::string(); };
     out.key = text("key");
     if (!text("operator").empty()) out.op = text("operator");
     out.value = text("value");

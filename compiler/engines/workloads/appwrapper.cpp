@@ -153,7 +153,7 @@ std::optional<std::int64_t> infer_replicas(const Node& obj, const std::string& p
     const Node* v = parent && parent->is_map() ? parent->find(path.substr(dot + 1)) : nullptr;
     if (!v || v->is_null()) return 1;
     if (auto i = v->is_scalar() ? v->as_int() : std::nullopt) return i;
-    why = "at path position '" + path + "' non-int value " + (v->is_scalar() ? v->text() : std::string(Node::kind_name(v->kind())));
+    why = "at path position '" + path + "' non-int value " + (v->is_scalar() ? v->text().str() : std::string(Node::kind_name(v->kind())));
     return std::nullopt;
 }
 

@@ -89,7 +89,7 @@ const Fields kPodResourceClaim = {{"name", T::Str, false}, {"resourceClaimName",
 const Fields kContainerPort = {{"name", T::Str, true}, {"hostPort", T::Int, true}, {"containerPort", T::Int, false},
                                {"protocol", T::Str, true}, {"hostIP", T::Str, true}};
 
-std::string scalar(const Node* n) { return n && n->is_scalar() && !n->is_null() ? n->text() : std::string(); }
+std::string scalar(const Node* n) { return n && n->is_scalar() && !n->is_null() ? n->text().str() : std::string(); }
 std::int64_t integer(const Node* n) { return n && n->is_scalar() ? n->as_int().value_or(0) : 0; }
 bool absent(const Node* n) { return !n || n->is_null(); }
 

@@ -84,7 +84,7 @@ bool build_role(const Reporter& rep, const Node* spec, const Role& r, std::int64
             rep.invalid(v, path, std::string("must be a string, got a ") + Node::kind_name(v->kind()));
             return false;
         }
-        const std::string q = f.memory ? java_memory(v->text()) : v->text();
+        const std::string q = f.memory ? java_memory(v->text()) : v->text().str();
         std::string why;
         if (!Quantity::parse(q, &why)) {
             rep.invalid(v, path,

@@ -52,7 +52,7 @@ struct Ann {
 Ann get(const Node* anns, std::string_view key) {
     const Node* n = anns && anns->is_map() ? anns->find(key) : nullptr;
     if (!n) return {};
-    return {n, n->is_scalar() && !n->is_null() ? n->text() : std::string()};
+    return {n, n->is_scalar() && !n->is_null() ? n->text().str() : std::string()};
 }
 
 // The topology annotations of a pod template (or a LeaderWorkerSet's).

@@ -150,8 +150,8 @@ std::optional<Resource> embedded_kueue_configuration(const Resource& cm, const s
     }
     const Node* api = doc.find("apiVersion");
     const Node* kind = doc.find("kind");
-    const std::string api_text = api && api->is_scalar() ? api->text() : std::string();
-    const std::string kind_text = kind && kind->is_scalar() ? kind->text() : std::string();
+    const std::string api_text = api && api->is_scalar() ? api->text().str() : std::string();
+    const std::string kind_text = kind && kind->is_scalar() ? kind->text().str() : std::string();
     const bool known_api = api_text == "config.kueue.x-k8s.io/v1beta1" || api_text == "config.kueue.x-k8s.io/v1beta2";
     if (!known_api || kind_text != "Configuration") {
         const Node* at = !known_api ? api : kind;

@@ -22,7 +22,7 @@ std::optional<std::string> item_key(const std::string& shape, const Node& item) 
         std::string key;
         for (const char* f : {"kind", "namespace", "name"}) {
             const Node* v = item.find(f);
-            key += (v && v->is_scalar() ? v->text() : std::string()) + "/";
+            key += (v && v->is_scalar() ? v->text().str() : std::string()) + "/";
         }
         return key;
     }
@@ -52,7 +52,7 @@ Node without_marker(Node item) {
 
 Node merge_named_list(Node base, const Node& over, const std::string& shape, const std::string& file,
                       Diagnostics& diags) {
-    std::vector<Node> items = std::move(base.items());
+    Node::Items items = std::move(base.items());
     const std::string item_shape = shape + "[]";
     for (const Node& o : over.items()) {
         const auto key = item_key(shape, o);
@@ -118,7 +118,7 @@ Node merge_nodes(Node base, const Node& over, const std::string& shape, const st
                 if (at != entries.end()) entries.erase(at);
                 continue;
             }
-            const std::string child = shape.empty() ? e.key : shape + "." + e.key;
+            const std::string child = shape.empty() ? e.key.str() : shape + "." + e.key;
             if (at == entries.end()) {
                 entries.push_back({e.key, e.key_mark, merge_nodes(Node(), e.value, child, file, diags)});
             } else {

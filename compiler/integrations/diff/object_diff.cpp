@@ -30,9 +30,9 @@ std::string item_label(const Node& item, std::size_t i) {
 void diff_nodes(const Node* a, const Node* b, const std::string& path, std::vector<FieldChange>& out) {
     if (a && b && a->same_as(*b)) return;
     if (a && b && a->is_map() && b->is_map()) {
-        for (const auto& e : a->entries()) diff_nodes(&e.value, b->find(e.key), path.empty() ? e.key : path + "." + e.key, out);
+        for (const auto& e : a->entries()) diff_nodes(&e.value, b->find(e.key), path.empty() ? e.key.str() : path + "." + e.key, out);
         for (const auto& e : b->entries())
-            if (!a->find(e.key)) diff_nodes(nullptr, &e.value, path.empty() ? e.key : path + "." + e.key, out);
+            if (!a->find(e.key)) diff_nodes(nullptr, &e.value, path.empty() ? e.key.str() : path + "." + e.key, out);
         return;
     }
     if (a && b && a->is_seq() && b->is_seq()) {

@@ -38,7 +38,7 @@ bool strip(Node& doc, const std::string& kind, const std::string& name) {
     if (Node* fin = meta->find("finalizers"); fin && fin->is_seq()) {
         auto& items = fin->items();
         auto before = items.size();
-        std::erase_if(items, [](const Node& f) { return f.text() == "kueue.x-k8s.io/resource-in-use"; });
+        items.erase(std::remove_if(items.begin(), items.end(), [](const Node& f) { return f.text() == "kueue.x-k8s.io/resource-in-use"; }), items.end());
         changed = changed || items.size() != before;
         drop_if_empty(*meta, "finalizers");
     }

@@ -242,7 +242,7 @@ void add_hardware_profiles(Assembly& a) {
             if (it == have->items().end()) return false;
             ordered.push_back(*it);
         }
-        have->items() = std::move(ordered);
+        have->items() = Node::Items(std::move(ordered));
         return true;
     };
     std::string ns;
@@ -272,7 +272,7 @@ void add_hardware_profiles(Assembly& a) {
         bool ok = true;
         std::size_t next = 0;
         const Node* ids = at(doc, {"spec", "identifiers"});
-        for (const auto& id : ids && ids->is_seq() ? ids->items() : std::vector<Node>{}) {
+        for (const auto& id : ids && ids->is_seq() ? ids->items() : Node::Items{}) {
             static const char* const kOrder[][3] = {{"cpu", "CPU", "CPU"}, {"memory", "Memory", "Memory"}};
             const std::string identifier = text_at(id, {"identifier"});
             while (next < 2 && identifier != kOrder[next][0]) ++next;

@@ -26,6 +26,6 @@ std::string text(const Node* n);
 // Scalar text at a path ("" when absent, null or not a scalar).
 inline std::string text_at(const Node& n, std::initializer_list<std::string_view> keys) { return text(at_path(&n, keys)); }
 // Items of a sequence (empty for anything else).
-const std::vector<Node>& items(const Node* n);
+const Node::Items& items(const Node* n);
 
 }  // namespace queueforge

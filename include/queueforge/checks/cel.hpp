@@ -85,7 +85,7 @@ public:
     bool is_error() const { return kind_ == Kind::Error; }
     bool is_null() const { return kind_ == Kind::Null; }
     // The message of an error value; empty for other values.
-    const std::string& error_message() const;
+    const CompactString& error_message() const;
     // CEL type name: "int", "list", "google.protobuf.Timestamp", "net.IP", ...
     std::string type_name() const;
 
@@ -95,7 +95,7 @@ public:
     std::uint64_t as_uint() const { return scalar_.u; }
     double as_double() const { return scalar_.d; }
     // String, Bytes, Type (its name) and Error (its message).
-    const std::string& as_string() const;
+    const CompactString& as_string() const;
     const ListItems& as_list() const;
     const MapEntries& map_entries() const;
     // Key lookup with CEL's numeric key equivalence (1 == 1u == 1.0);

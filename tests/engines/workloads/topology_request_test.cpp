@@ -252,7 +252,7 @@ namespace {
 std::string emitted(const Resource& wl) {
     std::string s;
     const Node* ps = at(wl.doc, {"spec", "podSets"});
-    for (const auto& p : ps ? ps->items() : std::vector<Node>{}) {
+    for (const auto& p : ps ? ps->items() : Node::Items{}) {
         const Node* t = p.find("topologyRequest");
         s += str(p, {"name"}) + ":\n" + (t ? emit_yaml(*t) : std::string("-\n"));
     }

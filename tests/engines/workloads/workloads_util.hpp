@@ -128,7 +128,7 @@ inline std::int64_t num(const Node& root, std::initializer_list<std::string> pat
 inline std::string pod_sets(const Resource& wl) {
     std::string s;
     const Node* ps = at(wl.doc, {"spec", "podSets"});
-    for (const auto& p : ps ? ps->items() : std::vector<Node>{}) {
+    for (const auto& p : ps ? ps->items() : Node::Items{}) {
         s += (s.empty() ? "" : " ") + str(p, {"name"}) + ":" + str(p, {"count"});
         if (const Node* m = p.find("minCount")) s += "/min" + m->text();
     }
