@@ -22,16 +22,19 @@ struct Located {
 using Text = Located<std::string>;
 
 // A quota amount as written: an absolute quantity or a share of the pool.
+// A site of 10,000 teams holds a million of these (quota x pools x
+// resources): 128 bytes each, its texts compact.
 struct Amount {
     Mark mark;
-    std::string resource;
+    CompactString resource;
     Mark resource_mark;
-    std::optional<Quantity> absolute;
+    CompactString written;  // source spelling, for messages
     // Share of the pool's capacity in units of 1/1,000,000 percent-points:
     // "12.5%" is 12,500,000. Exact for any share written with <= 6 decimals.
     std::optional<std::int64_t> share_micro_pct;
-    std::string written;  // source spelling, for messages
+    std::optional<Quantity> absolute;
 };
+static_assert(sizeof(Amount) <= 128);
 
 struct Taint {
     Text key;
