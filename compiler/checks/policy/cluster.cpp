@@ -2,21 +2,25 @@
 
 #include "checks/policy/match.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace queueforge::policy {
 
 namespace {
 
-std::string key(const std::string& group, const std::string& kind, const std::string& ns, const std::string& name) {
-    std::string k;
-    k.reserve(group.size() + kind.size() + ns.size() + name.size() + 3);
-    k += group;
-    k += '|';
-    k += kind;
-    k += '|';
-    k += ns;
-    k += '|';
-    k += name;
-    return k;
+// FNV-1a over the four parts, each followed by a byte no part holds.
+std::uint64_t identity_hash(std::string_view group, std::string_view kind, std::string_view ns, std::string_view name) {
+    std::uint64_t h = 14695981039346656037ull;
+    for (std::string_view part : {group, kind, ns, name}) {
+        for (char c : part) {
+            h ^= static_cast<unsigned char>(c);
+            h *= 1099511628211ull;
+        }
+        h ^= 0xFF;
+        h *= 1099511628211ull;
+    }
+    return h;
 }
 
 std::string string_at(const cel::Value& map, std::string_view field) {
@@ -39,9 +43,11 @@ Cluster::Cluster(const std::vector<Resource>& objs, std::optional<Target> t, std
         // object (objects.filter(o, o.kind == ...)); `objects` outlives
         // every value evaluation takes from them.
         values.push_back(cel::from_node_lazy(r.doc));
-        by_key_.try_emplace(key(group_of(r.ref.api_version), r.ref.kind, r.ref.namespace_, r.ref.name), i);
+        by_key_.emplace_back(identity_hash(group_of(r.ref.api_version), r.ref.kind, r.ref.namespace_, r.ref.name),
+                             static_cast<std::uint32_t>(i));
         if (r.ref.kind == "Namespace" && group_of(r.ref.api_version).empty()) namespaces_.try_emplace(r.ref.name, i);
     }
+    std::sort(by_key_.begin(), by_key_.end());  // by hash, then by index: the first object of an identity first
     all = cel::Value::list(values);
     kinds.list = all.identity();
     // An object converted to an error (a repeated key) is no map: its `kind`
@@ -65,10 +71,19 @@ std::optional<std::size_t> Cluster::find(const cel::Value& v) const {
     if (v.kind() != cel::Value::Kind::Map) return std::nullopt;
     const cel::Value* meta = v.map_find("metadata");
     if (!meta || meta->kind() != cel::Value::Kind::Map) return std::nullopt;
-    auto it = by_key_.find(key(group_of(string_at(v, "apiVersion")), string_at(v, "kind"), string_at(*meta, "namespace"),
-                               string_at(*meta, "name")));
-    if (it == by_key_.end()) return std::nullopt;
-    return it->second;
+    const std::string group = group_of(string_at(v, "apiVersion")), kind = string_at(v, "kind"),
+                      ns = string_at(*meta, "namespace"), name = string_at(*meta, "name");
+    const std::uint64_t h = identity_hash(group, kind, ns, name);
+    for (auto it = std::lower_bound(by_key_.begin(), by_key_.end(), std::pair<std::uint64_t, std::uint32_t>{h, 0});
+         it != by_key_.end() && it->first == h; ++it)
+        if (is(it->second, group, kind, ns, name)) return it->second;
+    return std::nullopt;
+}
+
+bool Cluster::is(std::size_t i, std::string_view group, std::string_view kind, std::string_view ns,
+                 std::string_view name) const {
+    const ObjectRef& ref = objects[i].ref;
+    return ref.kind == kind && ref.name == name && ref.namespace_ == ns && group_of(ref.api_version) == group;
 }
 
 const Resource* Cluster::namespace_object(const std::string& name, std::size_t* index) const {
