@@ -51,34 +51,16 @@ void Node::destroy() noexcept {
 void Node::copy_payload(const Node& o) {
     switch (o.payload_) {
     case Payload::Text: text_ = o.text_; break;
-    case Payload::Items:
-        text_.~CompactString();
-        new (&items_) Items();
-        payload_ = Payload::Items;
-        items_ = o.items_;
-        break;
-    case Payload::Entries:
-        text_.~CompactString();
-        new (&entries_) Entries();
-        payload_ = Payload::Entries;
-        entries_ = o.entries_;
-        break;
+    case Payload::Items: list_payload(items_, Payload::Items) = o.items_; break;
+    case Payload::Entries: list_payload(entries_, Payload::Entries) = o.entries_; break;
     }
 }
 
 void Node::move_payload(Node&& o) noexcept {
     switch (o.payload_) {
     case Payload::Text: text_ = std::move(o.text_); break;
-    case Payload::Items:
-        text_.~CompactString();
-        new (&items_) Items(std::move(o.items_));
-        payload_ = Payload::Items;
-        break;
-    case Payload::Entries:
-        text_.~CompactString();
-        new (&entries_) Entries(std::move(o.entries_));
-        payload_ = Payload::Entries;
-        break;
+    case Payload::Items: list_payload(items_, Payload::Items) = std::move(o.items_); break;
+    case Payload::Entries: list_payload(entries_, Payload::Entries) = std::move(o.entries_); break;
     }
 }
 
@@ -140,35 +122,30 @@ const CompactString& Node::text() const {
     return payload_ == Payload::Text ? text_ : empty;
 }
 
+template <class List>
+List& Node::list_payload(List& slot, Payload kind) {
+    if (payload_ != kind) {
+        destroy();
+        text_.~CompactString();
+        new (&slot) List();
+        payload_ = kind;
+    }
+    return slot;
+}
+
 const Node::Items& Node::items() const {
     static const Items empty;
     return payload_ == Payload::Items ? items_ : empty;
 }
 
-Node::Items& Node::items() {
-    if (payload_ != Payload::Items) {
-        destroy();
-        text_.~CompactString();
-        new (&items_) Items();
-        payload_ = Payload::Items;
-    }
-    return items_;
-}
+Node::Items& Node::items() { return list_payload(items_, Payload::Items); }
 
 const Node::Entries& Node::entries() const {
     static const Entries empty;
     return payload_ == Payload::Entries ? entries_ : empty;
 }
 
-Node::Entries& Node::entries() {
-    if (payload_ != Payload::Entries) {
-        destroy();
-        text_.~CompactString();
-        new (&entries_) Entries();
-        payload_ = Payload::Entries;
-    }
-    return entries_;
-}
+Node::Entries& Node::entries() { return list_payload(entries_, Payload::Entries); }
 
 std::optional<std::int64_t> Node::as_int() const {
     if (kind_ != Kind::Int) return std::nullopt;

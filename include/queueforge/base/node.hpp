@@ -82,6 +82,10 @@ private:
     void destroy() noexcept;
     void copy_payload(const Node& o);
     void move_payload(Node&& o) noexcept;
+    // `slot` (items_ or entries_) as the live payload, an empty list unless
+    // it already was.
+    template <class List>
+    List& list_payload(List& slot, Payload kind);
 
     Mark mark_;
     // Scalar text, sequence items or map entries: one at a time, each 16
