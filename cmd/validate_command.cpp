@@ -54,6 +54,7 @@ int run_validate(ValidateFlags f) {
     for (const auto& cluster : clusters) {
         Diagnostics found;
         LoadedResources input = load_resources(cluster.inputs, found);
+        if (!format->reads_sources) release_unread_sources(input);
         merge_summary(summary, validate_all(input, opts, found));
         for (auto& id : policy::check_policies(input, f.policies, opts.target, found)) f.gate.extra_ids.push_back(id);
         const std::string site = clusters.size() > 1 ? cluster.label : std::string();

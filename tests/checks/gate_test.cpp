@@ -487,3 +487,26 @@ TEST_CASE("rules catalogue: docs/rules.md is the current rendering", "[gate][cat
         CHECK(actual.find("<a id=\"" + rules::rule_anchor(r.id) + "\"></a>") != std::string::npos);
     }
 }
+
+TEST_CASE("gate: validate lets go of the texts no one reads but the gate's and a Kueue ConfigMap's", "[gate]") {
+    LoadedResources in;
+    Diagnostics diags;
+    const std::string plain = "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\nmetadata: {name: a}\n";
+    const std::string annotated =
+        "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\nmetadata:\n  name: b\n"
+        "  annotations: {queueforge.io/ignore: xref.unused-flavor}\n";
+    const std::string config_map = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kueue-manager-config, namespace: kueue-system}\n"
+                                   "data: {controller_manager_config.yaml: \"kind: Configuration\"}\n";
+    load_resources_from_text("plain.yaml", plain, in, diags);
+    load_resources_from_text("annotated.yaml", annotated, in, diags);
+    load_resources_from_text("config.yaml", config_map, in, diags);
+    REQUIRE(in.sources.size() == 3);
+    release_unread_sources(in);
+    CHECK(in.sources[0].path == "plain.yaml");
+    CHECK(in.sources[0].text.empty());
+    CHECK(in.sources[1].text == annotated);
+    CHECK(in.sources[2].text == config_map);
+    CHECK(in.resources.size() == 3);
+    CHECK(gate::may_hold_suppressions("ignore: [x]\napiVersion: queueforge.io/v1alpha1"));
+    CHECK_FALSE(gate::may_hold_suppressions(plain));
+}

@@ -213,6 +213,12 @@ spec: {namespaceSelector: {}}
     CHECK(suppressed.exit == 0);
     CHECK(suppressed.out.find("1 finding suppressed by queueforge.io/ignore: xref.missing-clusterqueue") !=
           std::string::npos);
+    // JSON prints no source line, so validate lets go of the inputs' texts,
+    // but not of one the gate reads its annotations from.
+    auto suppressed_json = run_cli("validate -o json " + shell_quote((tmp.path / "typo2").string()));
+    INFO(suppressed_json.out);
+    CHECK(suppressed_json.exit == 0);
+    CHECK(suppressed_json.out.find("\"xref.missing-clusterqueue\"") == std::string::npos);
     // SARIF describes each rule from the catalogue.
     auto sarif = run_cli("validate -o sarif " + shell_quote((tmp.path / "typo").string()));
     CHECK(sarif.out.find("\"shortDescription\"") != std::string::npos);

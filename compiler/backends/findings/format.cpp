@@ -7,7 +7,8 @@ namespace queueforge {
 namespace {
 
 constexpr ReportFormat kFormats[] = {
-#define QF_REPORT_FORMAT(name, function, lists_objects, description) {#name, &function, description, lists_objects},
+#define QF_REPORT_FORMAT(name, function, lists_objects, reads_sources, description) \
+    {#name, &function, description, lists_objects, reads_sources},
 #include <queueforge/backends/findings_formats.def>
 #undef QF_REPORT_FORMAT
 };

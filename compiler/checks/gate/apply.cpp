@@ -106,13 +106,21 @@ void site_suppressions(const std::string& file, const Node& site, std::vector<Su
     }
 }
 
+}  // namespace
+
+bool may_hold_suppressions(std::string_view text) {
+    return text.find(kIgnoreAnnotation) != std::string_view::npos ||
+           (text.find("ignore") != std::string_view::npos && text.find("queueforge.io/") != std::string_view::npos);
+}
+
+namespace {
+
 // Only sources that mention an ignore list are parsed again.
 std::vector<Suppression> find_suppressions(const std::vector<SourceText>& sources) {
     std::vector<Suppression> out;
     for (const auto& src : sources) {
+        if (!may_hold_suppressions(src.text)) continue;
         const bool annotated = src.text.find(kIgnoreAnnotation) != std::string::npos;
-        const bool site = src.text.find("ignore") != std::string::npos && src.text.find("queueforge.io/") != std::string::npos;
-        if (!annotated && !site) continue;
         Diagnostics quiet;  // the command has reported this file's problems already
         for (const auto& doc : load_yaml(src.path, src.text, quiet)) {
             const Node& root = doc.root;

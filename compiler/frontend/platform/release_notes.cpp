@@ -11,6 +11,9 @@
 namespace queueforge::platform {
 
 namespace {
+// A namespace of its own: `using enum Fact` must not reach the code of other
+// files a unity build puts beside this one (platform::KueueStates is a type).
+namespace notes_table {
 
 using enum Fact;
 using C = Concerns;
@@ -205,8 +208,9 @@ constexpr ReleaseNote kNotes[] = {
      "Kueue CHANGELOG-0.20.md (UnadmittedWorkloadsObservability, kubernetes-sigs/kueue#13063, #16123)"},
 };
 
+}  // namespace notes_table
 }  // namespace
 
-std::span<const ReleaseNote> release_notes() { return kNotes; }
+std::span<const ReleaseNote> release_notes() { return notes_table::kNotes; }
 
 }  // namespace queueforge::platform

@@ -45,7 +45,7 @@ struct ReportContext {
 // report_formats.def. Findings are written in the order given (call
 // Diagnostics::sort first); the same findings and context always give the
 // same bytes: no timestamps, no absolute paths, file names exactly as given.
-#define QF_REPORT_FORMAT(name, function, lists_objects, description) \
+#define QF_REPORT_FORMAT(name, function, lists_objects, reads_sources, description) \
     std::string function(const Diagnostics& diags, const ReportContext& ctx);
 #include <queueforge/backends/findings_formats.def>
 #undef QF_REPORT_FORMAT
@@ -56,6 +56,8 @@ struct ReportFormat {
     std::string_view description;
     // It reads ReportContext::objects (findings_formats.def).
     bool lists_objects = false;
+    // It reads the texts of ReportContext::sources (findings_formats.def).
+    bool reads_sources = true;
 };
 
 // Every format, in the order of report_formats.def.

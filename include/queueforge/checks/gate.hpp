@@ -98,6 +98,9 @@ std::optional<Gate> load_gate(const Options& opts, Diagnostics& diags, std::vect
 // in the config, on the command line or in annotations are warnings with a
 // suggestion (rule "config.unknown-rule").
 void apply(const Gate& gate, const std::vector<SourceText>& sources, Diagnostics& diags);
+// Whether `text` may hold an annotation or a site `ignore:` list that apply()
+// reads: the only texts it parses again.
+bool may_hold_suppressions(std::string_view text);
 
 // `pattern` against a slash-separated relative path: `*` and `?` within one
 // segment, `**` across segments; a pattern without `/` matches the last
