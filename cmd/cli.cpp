@@ -87,7 +87,7 @@ int finish_report(const ReportFormat& format, Diagnostics& diags, ReportContext&
     ctx.object_files = std::move(summary.files);
     ctx.color = format.name == "text" && isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
     ctx.fail_level = parse_fail_level(g.fail_level);
-    std::cout << format_report(format, diags, ctx);
+    write_report(format, diags, ctx, std::cout);
     std::cout.flush();
     return exit_code(diags, ctx.fail_level);
 }

@@ -133,7 +133,7 @@ Exit codes: 0 ok, 1 no readable site or a malformed parameter (the reason on std
                 if (path) {
                     std::string text;
                     site = load_site_file(*path, diags, &text, &sources);
-                    sources.insert(sources.begin(), {*path, std::move(text)});
+                    sources.insert(sources.begin(), SourceText{.path = *path, .text = std::move(text)});
                     if (!site) report(diags, sources, plugin_gate());
                 }
                 nlohmann::ordered_json teams = nlohmann::ordered_json::array();

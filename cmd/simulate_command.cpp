@@ -63,7 +63,7 @@ int simulate_cluster(const SimulateFlags& f, const std::vector<std::string>& pat
                 ++ctx.objects_checked;
             }
         for (const auto& src : report->sources) ctx.inputs.push_back(src.path);
-        std::cout << format_report(*find_report_format(f.output), findings, ctx);
+        write_report(*find_report_format(f.output), findings, ctx, std::cout);
     } else {
         std::string out = f.output == "json" ? scenarios::format_json(*report) : scenarios::format_text(*report);
         // Inside the {"sites": [...]} wrapper the report is one value among others.

@@ -82,7 +82,7 @@ int run_timeline(const TimelineFlags& f, const GateFlags& gate) {
         ctx.objects_checked = ctx.objects.size();
         ctx.inputs.push_back(f.scenario);
         if (thresholds) ctx.inputs.push_back(thresholds->file);
-        std::cout << format_report(*find_report_format(f.output), diags, ctx);
+        write_report(*find_report_format(f.output), diags, ctx, std::cout);
     } else {
         std::cerr << render_text(diags, sources);
         std::cout << (f.output == "json" ? timeline::render_json(result)

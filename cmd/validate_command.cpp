@@ -54,7 +54,8 @@ int run_validate(ValidateFlags f) {
     for (const auto& cluster : clusters) {
         Diagnostics found;
         LoadedResources input = load_resources(cluster.inputs, found);
-        if (!format->reads_sources) release_unread_sources(input);
+        if (format->reads_sources) set_sources_aside(input);
+        else release_unread_sources(input);
         merge_summary(summary, validate_all(input, opts, found));
         for (auto& id : policy::check_policies(input, f.policies, opts.target, found)) f.gate.extra_ids.push_back(id);
         const std::string site = clusters.size() > 1 ? cluster.label : std::string();
@@ -71,6 +72,7 @@ int run_validate(ValidateFlags f) {
         if (!site.empty()) ctx.sites.push_back(site);
     }
     ctx.summary = f.summary;
+    restore_sources(ctx.sources);
     return exit_without_teardown(finish_report(*format, diags, ctx, f.gate, std::move(summary)));
 }
 

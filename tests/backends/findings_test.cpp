@@ -6,6 +6,8 @@
 // is checked against the properties GitHub code scanning relies on.)
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
 #include <queueforge/backends/findings.hpp>
 
 #include <nlohmann/json.hpp>
@@ -616,6 +618,37 @@ TEST_CASE("report: same findings, same bytes") {
         const auto out = format_report(f, findings(), ctx);
         CHECK(out.back() == '\n');
         CHECK(out.find("/work/") == std::string::npos);  // never absolutized
+    }
+}
+
+TEST_CASE("report: written to a stream in pieces it is the same bytes as the whole string") {
+    // 3,000 findings are several pieces of 64 KiB in every format; the text
+    // summary's blank line depends on whether anything was written before.
+    Diagnostics many;
+    for (int i = 0; i < 3000; ++i)
+        many.add({.severity = i % 3 == 0 ? Severity::Error : Severity::Note,
+                  .file = "manifests/queues-" + std::to_string(i % 7) + ".yaml",
+                  .mark = {i + 1, 3},
+                  .message = "namespaceSelector {} admits workloads from every namespace (" + std::to_string(i) + ")",
+                  .rule = "xref.all-namespaces",
+                  .object = {"kueue.x-k8s.io/v1beta2", "ClusterQueue", "", "cq-" + std::to_string(i)},
+                  .path = "spec.namespaceSelector"});
+    for (const Diagnostics* diags : {static_cast<const Diagnostics*>(&many), static_cast<const Diagnostics*>(nullptr)}) {
+        const Diagnostics none;
+        const Diagnostics& d = diags ? *diags : none;
+        for (bool summary : {false, true}) {
+            auto ctx = context();
+            ctx.summary = summary;
+            ctx.sites = {"clusters/prod"};
+            for (const auto& f : report_formats()) {
+                CAPTURE(f.name, summary, d.all().size());
+                std::ostringstream os;
+                write_report(f, d, ctx, os);
+                const std::string whole = format_report(f, d, ctx);
+                CHECK(os.str() == whole);
+                if (diags) CHECK(whole.size() > 3 * (1 << 16));
+            }
+        }
     }
 }
 

@@ -510,3 +510,43 @@ TEST_CASE("gate: validate lets go of the texts no one reads but the gate's and a
     CHECK(gate::may_hold_suppressions("ignore: [x]\napiVersion: queueforge.io/v1alpha1"));
     CHECK_FALSE(gate::may_hold_suppressions(plain));
 }
+
+TEST_CASE("gate: text and SARIF reports read a set-aside file again only while it is the text checked", "[gate]") {
+    qf_test::TempDir dir;
+    const std::string plain = "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\nmetadata: {name: a}\n";
+    const std::string annotated =
+        "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\nmetadata:\n  name: b\n"
+        "  annotations: {queueforge.io/ignore: xref.unused-flavor}\n";
+    qf_test::write_text(dir.path / "a.yaml", plain);
+    qf_test::write_text(dir.path / "b.yaml", annotated);
+    qf_test::write_text(dir.path / "c.yaml", plain + "---\n" + plain);
+    Diagnostics diags;
+    LoadedResources in = load_resources({dir.path.string()}, diags);
+    load_resources_from_text("<stdin>", plain, in, diags);  // not from a file: kept
+    REQUIRE(in.sources.size() == 4);
+    for (int i = 0; i < 3; ++i) CHECK(in.sources[i].from_file);
+    CHECK_FALSE(in.sources[3].from_file);
+    set_sources_aside(in);
+    CHECK(in.sources[0].text.empty());
+    CHECK(in.sources[0].set_aside);
+    CHECK(in.sources[1].text == annotated);  // the gate reads it
+    CHECK_FALSE(in.sources[1].set_aside);
+    CHECK(in.sources[2].text.empty());
+    CHECK(in.sources[3].text == plain);
+    CHECK_FALSE(in.sources[3].set_aside);
+
+    SECTION("unchanged: the texts come back") {
+        restore_sources(in.sources);
+        CHECK(in.sources[0].text == plain);
+        CHECK(in.sources[2].text == plain + "---\n" + plain);
+    }
+    SECTION("changed or gone since: no text, not another file's") {
+        qf_test::write_text(dir.path / "a.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n");
+        std::filesystem::remove(dir.path / "c.yaml");
+        restore_sources(in.sources);
+        CHECK(in.sources[0].text.empty());
+        CHECK(in.sources[2].text.empty());
+    }
+    CHECK_FALSE(in.sources[0].set_aside);
+    CHECK_FALSE(in.sources[2].set_aside);
+}

@@ -210,3 +210,35 @@ TEST_CASE("validate: bad input gets a clear error and exit 1 or 2, never a crash
     CHECK(run_cli("validate " + shell_quote((tmp.path / "absent.yaml").string())).exit == 2);
     CHECK(run_cli("validate").exit == 2);
 }
+
+TEST_CASE("validate: text and SARIF read the file again for its lines after the checks let it go") {
+    qf_test::TempDir tmp;
+    const std::string text = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: team-a}
+spec: {queueingStrategy: Fifo, namespaceSelector: {}}
+)";
+    qf_test::write_text(tmp.path / "bad.yaml", text);
+    const std::string file = shell_quote((tmp.path / "bad.yaml").string());
+    auto plain = run_cli("validate " + file);
+    INFO(plain.out << plain.err);
+    CHECK(plain.out.find(":4:26: error: spec.queueingStrategy") != std::string::npos);
+    CHECK(plain.out.find("\n  spec: {queueingStrategy: Fifo, namespaceSelector: {}}\n" + std::string(27, ' ') + "^\n") !=
+          std::string::npos);
+
+    qf_test::write_text(tmp.path / "label.yaml", R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: team-b, labels: {"é": "x y"}}
+)");
+    auto sarif = nlohmann::json::parse(run_cli("validate -o sarif " + shell_quote((tmp.path / "label.yaml").string())).out);
+    const auto& results = sarif["runs"][0]["results"];
+    bool label_column = false;
+    for (const auto& r : results) {
+        const auto& region = r["locations"][0]["physicalLocation"]["region"];
+        // "é" is two bytes: the value "x y" starts at byte 41, code point 40,
+        // which SARIF counts from the line's text.
+        if (region.value("startLine", 0) == 3 && region.value("startColumn", 0) == 40) label_column = true;
+    }
+    INFO(results.dump(2));
+    CHECK(label_column);
+}

@@ -1,6 +1,7 @@
 #include <queueforge/backends/findings.hpp>
 
 #include <array>
+#include <ostream>
 
 namespace queueforge {
 
@@ -29,8 +30,29 @@ std::string report_format_names() {
     return out;
 }
 
+void ReportOut::flush() {
+    if (!os_) return;
+    os_->write(buf_->data(), static_cast<std::streamsize>(buf_->size()));
+    written_ += buf_->size();
+    buf_->clear();
+}
+
+std::string report_string(void (*write)(const Diagnostics&, const ReportContext&, ReportOut&), const Diagnostics& diags,
+                          const ReportContext& ctx) {
+    std::string whole;
+    ReportOut out(whole);
+    write(diags, ctx, out);
+    return whole;
+}
+
 std::string format_report(const ReportFormat& f, const Diagnostics& diags, const ReportContext& ctx) {
-    return f.render(diags, ctx);
+    return report_string(f.write, diags, ctx);
+}
+
+void write_report(const ReportFormat& f, const Diagnostics& diags, const ReportContext& ctx, std::ostream& os) {
+    ReportOut out(os);
+    f.write(diags, ctx, out);
+    out.flush();
 }
 
 }  // namespace queueforge

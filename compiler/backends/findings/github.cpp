@@ -66,9 +66,12 @@ std::string annotation(const Diagnostic& d) {
 
 }  // namespace
 
-std::string format_github(const Diagnostics& diags, const ReportContext& ctx) {
-    std::string out;
-    for (const auto& d : diags.all()) out += annotation(d);
+void write_github(const Diagnostics& diags, const ReportContext& ctx, ReportOut& report) {
+    std::string& out = report.text();
+    for (const auto& d : diags.all()) {
+        out += annotation(d);
+        report.piece();
+    }
     std::string summary = findings::summary_line(diags, ctx);
     if (ctx.summary) {
         std::string kinds;
@@ -77,7 +80,6 @@ std::string format_github(const Diagnostics& diags, const ReportContext& ctx) {
         if (!kinds.empty()) summary += " (" + kinds + ")";
     }
     out += "::notice title=" + escape_property(ctx.tool_name) + "::" + escape_data(summary) + "\n";
-    return out;
 }
 
 }  // namespace queueforge

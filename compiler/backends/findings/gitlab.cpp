@@ -45,7 +45,7 @@ std::string fingerprint(std::string_view text) {
 
 }  // namespace
 
-std::string format_gitlab(const Diagnostics& diags, const ReportContext&) {
+void write_gitlab(const Diagnostics& diags, const ReportContext&, ReportOut& report) {
     Json out = Json::array();
     std::map<std::string, int> seen;  // identical findings, counted
     for (const auto& d : diags.all()) {
@@ -63,7 +63,8 @@ std::string format_gitlab(const Diagnostics& diags, const ReportContext&) {
             {"location", {{"path", path}, {"lines", {{"begin", d.mark.line > 0 ? d.mark.line : 1}}}}},
         });
     }
-    return out.dump(2) + "\n";
+    report.text() += out.dump(2);
+    report.text() += '\n';
 }
 
 }  // namespace queueforge

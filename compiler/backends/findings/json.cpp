@@ -31,8 +31,8 @@ void finding(findings::JsonWriter& w, const Diagnostic& d) {
 
 }  // namespace
 
-std::string format_json(const Diagnostics& diags, const ReportContext& ctx) {
-    std::string out;
+void write_json(const Diagnostics& diags, const ReportContext& ctx, ReportOut& report) {
+    std::string& out = report.text();
     findings::JsonWriter w(out);
     w.begin_object();
     w.member("apiVersion", "queueforge.io/v1alpha1");
@@ -58,11 +58,13 @@ std::string format_json(const Diagnostics& diags, const ReportContext& ctx) {
     w.end_object();
     w.key("findings");
     w.begin_array();
-    for (const auto& d : diags.all()) finding(w, d);
+    for (const auto& d : diags.all()) {
+        finding(w, d);
+        report.piece();
+    }
     w.end_array();
     w.end_object();
     out += '\n';
-    return out;
 }
 
 }  // namespace queueforge

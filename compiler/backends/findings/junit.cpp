@@ -133,7 +133,7 @@ std::string test_case_xml(const std::string& classname, const TestCase& tc, Seve
 
 }  // namespace
 
-std::string format_junit(const Diagnostics& diags, const ReportContext& ctx) {
+void write_junit(const Diagnostics& diags, const ReportContext& ctx, ReportOut& report) {
     auto files = findings::report_files(diags, ctx);
     // Findings about no file at all (invocation-level) still need a home.
     const bool fileless =
@@ -167,10 +167,16 @@ std::string format_junit(const Diagnostics& diags, const ReportContext& ctx) {
         total_tests += cases.size();
         total_failures += failures;
     }
-    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    std::string& out = report.text();
+    out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     out += "<testsuites" + attr("name", ctx.tool_name) + counts(total_tests, total_failures);
-    if (suites.empty()) return out + "/>\n";
-    return out + ">\n" + suites + "</testsuites>\n";
+    if (suites.empty()) {
+        out += "/>\n";
+        return;
+    }
+    out += ">\n";
+    out += suites;
+    out += "</testsuites>\n";
 }
 
 }  // namespace queueforge

@@ -127,13 +127,13 @@ void location(findings::JsonWriter& w, const Diagnostic& d, const Artifacts& art
 
 }  // namespace
 
-std::string format_sarif(const Diagnostics& diags, const ReportContext& ctx) {
+void write_sarif(const Diagnostics& diags, const ReportContext& ctx, ReportOut& report) {
     std::vector<std::string> rule_ids;
     for (const auto& d : diags.all()) rule_ids.push_back(rule_id(d));
     std::sort(rule_ids.begin(), rule_ids.end());
     rule_ids.erase(std::unique(rule_ids.begin(), rule_ids.end()), rule_ids.end());
 
-    std::string out;
+    std::string& out = report.text();
     findings::JsonWriter w(out);
     w.begin_object();
     w.member("version", "2.1.0");
@@ -220,6 +220,7 @@ std::string format_sarif(const Diagnostics& diags, const ReportContext& ctx) {
             w.end_object();
         }
         w.end_object();
+        report.piece();
     }
     w.end_array();
 
@@ -227,7 +228,6 @@ std::string format_sarif(const Diagnostics& diags, const ReportContext& ctx) {
     w.end_array();
     w.end_object();
     out += '\n';
-    return out;
 }
 
 }  // namespace queueforge

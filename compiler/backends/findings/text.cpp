@@ -88,8 +88,8 @@ std::string site_lines(const Diagnostics& diags, const ReportContext& ctx) {
 
 }  // namespace
 
-std::string format_text(const Diagnostics& diags, const ReportContext& ctx) {
-    std::string out;
+void write_text(const Diagnostics& diags, const ReportContext& ctx, ReportOut& report) {
+    std::string& out = report.text();
     // One index for the whole report: building it per finding was quadratic.
     SourceIndex index(ctx.sources);
     for (const auto& d : diags.all()) {
@@ -105,14 +105,14 @@ std::string format_text(const Diagnostics& diags, const ReportContext& ctx) {
             out += '\n';
         }
         if (auto context = findings::finding_context(d); !context.empty()) out += "  = " + context + "\n";
+        report.piece();
     }
     if (ctx.summary) {
-        if (!out.empty()) out += '\n';
+        if (!report.empty()) out += '\n';
         out += summary_block(diags, ctx);
     }
-    if (!ctx.sites.empty() && !out.empty()) out += '\n';
+    if (!ctx.sites.empty() && !report.empty()) out += '\n';
     out += site_lines(diags, ctx);
-    return out;
 }
 
 }  // namespace queueforge

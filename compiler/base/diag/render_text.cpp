@@ -7,7 +7,12 @@ namespace queueforge {
 
 std::string render_text(const Diagnostic& d, SourceIndex& index) {
     std::string out = d.file.empty() ? "<input>" : escape_controls(d.file);
-    if (d.mark.known()) out += ":" + std::to_string(d.mark.line) + ":" + std::to_string(d.mark.col);
+    if (d.mark.known()) {
+        out += ':';
+        out += std::to_string(d.mark.line);
+        out += ':';
+        out += std::to_string(d.mark.col);
+    }
     out += ": ";
     out += severity_name(d.severity);
     out += ": ";

@@ -50,7 +50,11 @@ bool replace_file_atomically(const std::string& path, std::string_view bytes, st
     std::random_device rd;
     std::string suffix;
     for (int i = 0; i < 10; ++i) suffix += "abcdefghijklmnopqrstuvwxyz0123456789"[rd() % 36];
-    const std::string tmp = (dir / ("." + target.filename().string() + ".queueforge-tmp-" + suffix)).string();
+    std::string name = ".";  // appended: g++ 12 warns -Wrestrict, wrongly, on '"." + std::string'
+    name += target.filename().string();
+    name += ".queueforge-tmp-";
+    name += suffix;
+    const std::string tmp = (dir / name).string();
     // Flushed before the rename: after a crash the target is old or whole.
     if (!create_file(tmp, bytes, error, /*sync=*/true)) return false;
     if (::rename(tmp.c_str(), path.c_str()) != 0) {

@@ -212,8 +212,9 @@ struct LazyMaps {
         m.entries.reserve(n.entries().size());
         for (const auto& e : n.entries()) m.entries.emplace_back(text(e.key), convert(e.value));
         if (m.entries.size() > kIndexThreshold) {
-            m.index.reserve(m.entries.size());
-            for (std::size_t i = 0; i < m.entries.size(); ++i) m.index.emplace(*map_key_code(m.entries[i].first), i);
+            m.index = std::make_unique<MapData::Index>();
+            m.index->reserve(m.entries.size());
+            for (std::size_t i = 0; i < m.entries.size(); ++i) m.index->emplace(*map_key_code(m.entries[i].first), i);
         }
         return d;
     }
@@ -271,9 +272,10 @@ Value Value::map(MapEntries entries) {
         codes.push_back(*map_key_code(k));
     }
     if (indexed) {
-        data->index.reserve(entries.size());
+        data->index = std::make_unique<MapData::Index>();
+        data->index->reserve(entries.size());
         for (std::size_t i = 0; i < codes.size(); ++i)
-            if (!data->index.emplace(codes[i], i).second)
+            if (!data->index->emplace(codes[i], i).second)
                 return error("Failed with repeated key: " + entries[i].first.debug_string());
     } else {
         for (std::size_t i = 0; i < codes.size(); ++i)
@@ -410,11 +412,11 @@ bool same_key(const KeyView& a, const KeyView& b) {
 const Value* Value::map_find(const Value& key) const {
     if (kind_ != Kind::Map) return nullptr;
     const auto* data = &LazyMaps::resolve(ptr_.get());
-    if (!data->index.empty()) {
+    if (data->index) {
         const auto code = map_key_code(key);
         if (!code) return nullptr;
-        auto it = data->index.find(*code);
-        return it == data->index.end() ? nullptr : &data->entries[it->second].second;
+        auto it = data->index->find(*code);
+        return it == data->index->end() ? nullptr : &data->entries[it->second].second;
     }
     const KeyView probe = key_view(key);
     if (probe.type == KeyView::Type::None) return nullptr;
@@ -426,11 +428,11 @@ const Value* Value::map_find(const Value& key) const {
 const Value* Value::map_find(std::string_view key) const {
     if (kind_ != Kind::Map) return nullptr;
     const auto* data = &LazyMaps::resolve(ptr_.get());
-    if (!data->index.empty()) {
+    if (data->index) {
         std::string code = "s";
         code += key;
-        auto it = data->index.find(code);
-        return it == data->index.end() ? nullptr : &data->entries[it->second].second;
+        auto it = data->index->find(code);
+        return it == data->index->end() ? nullptr : &data->entries[it->second].second;
     }
     for (const auto& [k, v] : data->entries)
         if (k.kind() == Kind::String && k.as_string() == key) return &v;

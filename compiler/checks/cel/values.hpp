@@ -3,6 +3,7 @@
 // payloads, CEL ordering, and the canonical spellings of numbers and times.
 #include <queueforge/checks/cel.hpp>
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -12,14 +13,19 @@
 namespace queueforge::cel {
 
 struct MapData {
+    using Index = std::unordered_map<std::string, std::size_t>;
     Value::MapEntries entries;
     // Built for larger maps only; small maps are scanned, which is faster.
-    std::unordered_map<std::string, std::size_t> index;
+    // Behind a pointer: most maps have none, and a policy run holds one
+    // MapData per object of the input (64 bytes with its count, where an
+    // inline index made it 128).
+    std::unique_ptr<Index> index;
     // A map of from_node_lazy: the mapping whose entries are converted on
     // first read (entries and index are empty until then).
     const Node* pending = nullptr;
     const Node* source = nullptr;  // the mapping a from_node_lazy map was made from (kept after it is read)
 };
+static_assert(sizeof(MapData) <= 48);
 
 // Identity of a map key under CEL's key equivalence: 1, 1u and 1.0 share a
 // code. nullopt for values that can never be keys (lists, non-integral

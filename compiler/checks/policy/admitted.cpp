@@ -15,7 +15,7 @@ const AdmittedObject& AdmittedObjects::at(std::size_t i) {
     if (slot) return *slot;
     const Resource& r = c_.objects[i];
     if (!defaulted_kind(r)) {
-        slot = AdmittedObject{c_.values[i], labels_of(r.doc)};
+        slot = AdmittedObject{c_.value(i), labels_of(r.doc)};
     } else {
         Node doc = r.doc;
         k8s::apply_server_defaults(doc);

@@ -36,6 +36,7 @@ Cluster::Cluster(const std::vector<Resource>& objs, std::optional<Target> t, std
     // Set-scope expressions walk every object once or more: their budget
     // grows with the input, one per-expression budget per 1,000 objects.
     set_cost_limit = limit * std::max<std::uint64_t>(1, (objs.size() + 999) / 1000);
+    cel::Value::ListItems values;
     values.reserve(objects.size());
     for (std::size_t i = 0; i < objects.size(); ++i) {
         const Resource& r = objects[i];
@@ -48,22 +49,26 @@ Cluster::Cluster(const std::vector<Resource>& objs, std::optional<Target> t, std
         if (r.ref.kind == "Namespace" && group_of(r.ref.api_version).empty()) namespaces_.try_emplace(r.ref.name, i);
     }
     std::sort(by_key_.begin(), by_key_.end());  // by hash, then by index: the first object of an identity first
-    all = cel::Value::list(values);
+    all = cel::Value::list(std::move(values));
     kinds.list = all.identity();
     // An object converted to an error (a repeated key) is no map: its `kind`
     // is an error, not a string, so comprehensions always visit it.
     for (std::size_t i = 0; i < objects.size(); ++i) {
         const Node* kind = objects[i].doc.is_map() ? objects[i].doc.find("kind") : nullptr;
         const auto at = static_cast<std::uint32_t>(i);
-        if (kind && kind->is_string() && values[i].kind() == cel::Value::Kind::Map) kinds.by_kind[kind->text()].push_back(at);
+        if (kind && kind->is_string() && value(i).kind() == cel::Value::Kind::Map) kinds.by_kind[kind->text()].push_back(at);
         else kinds.other.push_back(at);
     }
     target_value = target ? policy::target_value(*target) : cel::Value::null();
 }
 
 void Cluster::forget_conversions() {
+    // `all` let go first, so each object's conversions are freed as its
+    // fresh value replaces it, not all of them after all are made.
+    cel::Value::ListItems values = all.as_list();
+    all = cel::Value();
     for (auto& v : values) v = cel::unconverted(v);
-    all = cel::Value::list(values);
+    all = cel::Value::list(std::move(values));
     kinds.list = all.identity();
 }
 

@@ -21,8 +21,7 @@ inline cel::Value str(std::string s) { return cel::Value::string(std::move(s)); 
 struct Cluster {
     const std::vector<Resource>& objects;
     std::optional<Target> target;
-    std::vector<cel::Value> values;  // objects as CEL, same order
-    cel::Value all;                  // `objects`
+    cel::Value all;                  // `objects`: the objects as CEL, same order
     cel::KindIndex kinds;            // `objects` by kind, for comprehensions that filter on it
     cel::Value target_value;         // `target`, or null
     std::uint64_t cost_limit = 0;      // per expression
@@ -33,6 +32,8 @@ struct Cluster {
     // values keep it): a policy that walks `objects` would otherwise leave
     // every object it read converted, in memory, until all policies ran.
     void forget_conversions();
+    // Object i as CEL.
+    const cel::Value& value(std::size_t i) const { return all.as_list()[i]; }
     Cluster(const Cluster&) = delete;
     Cluster& operator=(const Cluster&) = delete;
 

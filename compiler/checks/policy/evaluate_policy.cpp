@@ -94,7 +94,7 @@ public:
         for (std::size_t i : matched) {
             // A copy of its own: what the policy converts of the object is
             // freed after it, not kept for the rest of the run.
-            act_["object"] = cel::unconverted(c_.values[i]);
+            act_["object"] = cel::unconverted(c_.value(i));
             once(i);
         }
     }
@@ -149,7 +149,7 @@ private:
         if (val.message_expr) {
             // messageExpression sees the object the finding is about and the violation itself.
             cel::Activation act = act_;
-            act["object"] = c_.values[x.object.value_or(at)];
+            act["object"] = c_.value(x.object.value_or(at));
             act["violation"] = x.element;
             cel::Value m = val.message_expr->program.eval(act, eo_);
             if (m.kind() == K::String && !m.as_string().empty()) return m.as_string();

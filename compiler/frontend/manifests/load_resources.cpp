@@ -93,12 +93,18 @@ LoadedResources load_resources(const std::vector<std::string>& paths, Diagnostic
             std::sort(files.begin(), files.end());
             for (const auto& f : files) {
                 std::string text;
-                if (read_file_limited(f, text, diags)) load_resources_from_text(f, std::move(text), out, diags);
+                if (read_file_limited(f, text, diags)) {
+                    load_resources_from_text(f, std::move(text), out, diags);
+                    out.sources.back().from_file = true;
+                }
             }
             continue;
         }
         std::string text;
-        if (read_file_limited(p, text, diags)) load_resources_from_text(p, std::move(text), out, diags);
+        if (read_file_limited(p, text, diags)) {
+            load_resources_from_text(p, std::move(text), out, diags);
+            out.sources.back().from_file = true;
+        }
     }
     return out;
 }

@@ -4,6 +4,7 @@
 // one new file and one line there.
 #include <queueforge/base/diagnostics.hpp>
 
+#include <iosfwd>
 #include <optional>
 #include <span>
 #include <string>
@@ -41,18 +42,55 @@ struct ReportContext {
     bool color = false;                   // text only
 };
 
+// Where a report goes: appended to a string, or written to a stream in
+// pieces, so that a large report is never whole in memory (100,000 objects'
+// 33,000 findings are 34 MB of SARIF, and a string growing to that size
+// holds its old and new buffers at once: 100 MB).
+class ReportOut {
+public:
+    explicit ReportOut(std::string& whole) : buf_(&whole) {}
+    explicit ReportOut(std::ostream& os) : buf_(&own_), os_(&os) {}
+    ReportOut(const ReportOut&) = delete;
+    ReportOut& operator=(const ReportOut&) = delete;
+
+    // What the writer appends to; it is emptied at each piece written.
+    std::string& text() { return *buf_; }
+    // Nothing written yet.
+    bool empty() const { return written_ == 0 && buf_->empty(); }
+    // A point between findings: the text so far goes to the stream once it
+    // is large enough.
+    void piece() {
+        if (os_ && buf_->size() >= kPiece) flush();
+    }
+    // Writes what is left (a stream's); the writer calls it at the end.
+    void flush();
+
+private:
+    static constexpr std::size_t kPiece = 1 << 16;
+    std::string own_;
+    std::string* buf_;
+    std::ostream* os_ = nullptr;
+    std::size_t written_ = 0;
+};
+
 // One function per format (compiler/backends/findings/<format>.cpp), listed in
-// report_formats.def. Findings are written in the order given (call
-// Diagnostics::sort first); the same findings and context always give the
-// same bytes: no timestamps, no absolute paths, file names exactly as given.
+// report_formats.def, with format_<name>, the same as a string. Findings are
+// written in the order given (call Diagnostics::sort first); the same
+// findings and context always give the same bytes: no timestamps, no
+// absolute paths, file names exactly as given.
+std::string report_string(void (*write)(const Diagnostics&, const ReportContext&, ReportOut&), const Diagnostics& diags,
+                          const ReportContext& ctx);
 #define QF_REPORT_FORMAT(name, function, lists_objects, reads_sources, description) \
-    std::string function(const Diagnostics& diags, const ReportContext& ctx);
+    void function(const Diagnostics& diags, const ReportContext& ctx, ReportOut& out); \
+    inline std::string format_##name(const Diagnostics& diags, const ReportContext& ctx) { \
+        return report_string(&function, diags, ctx); \
+    }
 #include <queueforge/backends/findings_formats.def>
 #undef QF_REPORT_FORMAT
 
 struct ReportFormat {
     std::string_view name;  // what -o takes: exact, lower-case
-    std::string (*render)(const Diagnostics&, const ReportContext&);
+    void (*write)(const Diagnostics&, const ReportContext&, ReportOut&);
     std::string_view description;
     // It reads ReportContext::objects (findings_formats.def).
     bool lists_objects = false;
@@ -69,5 +107,7 @@ const ReportFormat* find_report_format(std::string_view name);
 std::string report_format_names();
 
 std::string format_report(const ReportFormat& f, const Diagnostics& diags, const ReportContext& ctx);
+// The same, written to `os` in pieces.
+void write_report(const ReportFormat& f, const Diagnostics& diags, const ReportContext& ctx, std::ostream& os);
 
 }  // namespace queueforge

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -88,6 +89,17 @@ private:
 struct SourceText {
     std::string path;
     std::string text;
+    // The text was read from the file at `path` (load_resources), so a
+    // command may let it go and read it again for its report.
+    bool from_file = false;
+    // Set while the text is let go to be read again (set_sources_aside):
+    // what the checked text was, so that a file changed in between is not
+    // quoted as if it were the one checked.
+    struct Stamp {
+        std::size_t size = 0;
+        std::size_t hash = 0;
+    };
+    std::optional<Stamp> set_aside{};
 };
 std::string render_text(const Diagnostics& diags, const std::vector<SourceText>& sources);
 

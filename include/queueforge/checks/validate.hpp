@@ -89,5 +89,14 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
 // manager ConfigMap, whose embedded configuration is read from the text.
 // The paths stay. 29 MiB of 100,000 objects' YAML not held through the checks.
 void release_unread_sources(LoadedResources& input);
+// The same for report formats with source lines: the texts read from regular
+// files are let go through the checks and read again for the report by
+// restore_sources, when the trees are gone (as compilers read a source file
+// again to print a diagnostic's line). A file whose text is no longer the
+// one checked (its size or hash differ) keeps no text: its findings print
+// without source lines rather than with another file's. Stdin and pipes
+// keep their texts.
+void set_sources_aside(LoadedResources& input);
+void restore_sources(std::vector<SourceText>& sources);
 
 }  // namespace queueforge
