@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
     const double load_ms = ms_since(t0);
     const std::size_t policies = set.ids().size();
     if (diags.has_errors()) {
-        for (const auto& d : diags.all()) std::fprintf(stderr, "%s\n", d.message.c_str());
+        for (const auto& d : diags.all()) std::fprintf(stderr, "%s\n", d.message.str().c_str());
         return 1;
     }
 

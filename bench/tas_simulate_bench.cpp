@@ -45,7 +45,8 @@ std::string cluster(bool tas) {
             for (int b = 0; b < kBlocks; ++b)
                 for (int r = 0; r < kRacks; ++r)
                     for (int h = 0; h < kHosts; ++h, ++n) {
-                        const std::string name = "n" + std::to_string(n);
+                        std::string name = "n";  // appended: g++ 12 warns -Wrestrict, wrongly, on "n" + std::string
+                        name += std::to_string(n);
                         const std::string block = std::to_string(z * kBlocks + b);
                         const std::string rack = std::to_string((z * kBlocks + b) * kRacks + r);
                         y += "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +

@@ -152,8 +152,9 @@ std::optional<GitInput> read_input(git::Repository& repo, Source source, const s
 
 void relabel(const GitInput& input, Diagnostics& diags, std::vector<SourceText>& sources) {
     std::string prefix = (fs::path(input.root) / "").string();
-    auto fix = [&](std::string& file) {
-        if (file.compare(0, prefix.size(), prefix) == 0) file = input.label + file.substr(prefix.size());
+    auto fix = [&](auto& file) {  // a finding's file or a source's path
+        const std::string_view f = file;
+        if (f.starts_with(prefix)) file = input.label + std::string(f.substr(prefix.size()));
     };
     // Messages that name the written-out copy (the confinement rule's
     // "resolves to ..., outside the source root ...") name the revision.
@@ -167,7 +168,11 @@ void relabel(const GitInput& input, Diagnostics& diags, std::vector<SourceText>&
     Diagnostics out;
     for (auto d : diags.all()) {
         fix(d.file);
-        if (!input.label.empty()) fix_text(d.message);
+        if (!input.label.empty()) {
+            std::string message = d.message;
+            fix_text(message);
+            d.message = message;
+        }
         out.add(std::move(d));
     }
     diags = std::move(out);

@@ -28,7 +28,7 @@ std::string short_text(const Node& n) {
 void record_patched(Object& obj, const std::string& at, const Node& n, Mark fallback, const std::string& rule) {
     provenance::record(obj, at, n.mark().known() ? n.mark() : fallback, Derivation::Written, rule);
     if (n.is_map())
-        for (const auto& e : n.entries()) record_patched(obj, provenance::append_key(at, e.key), e.value, e.key_mark, rule);
+        for (const auto& e : n.entries()) record_patched(obj, provenance::append_key(at, e.key), e.value, e.key_mark(), rule);
     else if (n.is_seq())
         for (std::size_t i = 0; i < n.items().size(); ++i)
             record_patched(obj, provenance::append_index(at, i), n.items()[i], n.mark(), rule);
@@ -42,11 +42,11 @@ void merge(Context& ctx, Object& obj, Node& dst, const Node& src, const std::str
         Node* have = dst.find(e.key);
         if (!have) {
             dst.set(e.key, e.value);
-            record_patched(obj, at, e.value, e.key_mark, what + ": a field the site format has no setting for (kept by queueforge import)");
+            record_patched(obj, at, e.value, e.key_mark(), what + ": a field the site format has no setting for (kept by queueforge import)");
         } else if (have->is_map() && e.value.is_map()) {
             merge(ctx, obj, *have, e.value, at, what);
         } else if (!have->same_as(e.value)) {
-            ctx.error(e.value.mark().known() ? e.value.mark() : e.key_mark,
+            ctx.error(e.value.mark().known() ? e.value.mark() : e.key_mark(),
                       what + " sets " + at + " to " + short_text(e.value) + ", but the site produces " +
                           short_text(*have) + "; change the site's own field instead",
                       "site.patch-conflict");

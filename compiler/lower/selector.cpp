@@ -16,7 +16,7 @@ Node checked_selector(Context& ctx, const Node& sel, const std::string& what) {
     Node out = Node::mapping();
     for (const auto& e : sel.entries())
         if (e.key != "matchLabels" && e.key != "matchExpressions")
-            ctx.error(e.key_mark, what + ": unknown field \"" + e.key + "\" in a label selector (matchLabels, matchExpressions)", "site.unknown-field");
+            ctx.error(e.key_mark(), what + ": unknown field \"" + e.key + "\" in a label selector (matchLabels, matchExpressions)", "site.unknown-field");
     if (const Node* ml = sel.find("matchLabels")) {
         if (!ml->is_map()) {
             ctx.error(ml->mark(), what + ".matchLabels: expected a map of strings", "site.type");
@@ -46,7 +46,7 @@ Node checked_selector(Context& ctx, const Node& sel, const std::string& what) {
             const Node* values = x.find("values");
             for (const auto& e : x.entries())
                 if (e.key != "key" && e.key != "operator" && e.key != "values")
-                    ctx.error(e.key_mark, what + ".matchExpressions: unknown field \"" + e.key + "\"", "site.unknown-field");
+                    ctx.error(e.key_mark(), what + ".matchExpressions: unknown field \"" + e.key + "\"", "site.unknown-field");
             // The shape is the site's to check; what Kueue's webhook refuses
             // (keys, operators, values: V32) is checked on the ClusterQueue by
             // the compile step (checks/rules), so the expression is lowered as

@@ -104,9 +104,9 @@ TEST_CASE("CompactVector grows erases and inserts like std::vector", "[compact]"
     CHECK(taken.capacity() == 3);
 }
 
-TEST_CASE("Node is 40 bytes and an entry 72 and a node's payload switches cleanly", "[compact]") {
+TEST_CASE("Node is 40 bytes and an entry 64 and a node's payload switches cleanly", "[compact]") {
     STATIC_REQUIRE(sizeof(Node) == 40);
-    STATIC_REQUIRE(sizeof(Node::Entry) == 72);
+    STATIC_REQUIRE(sizeof(Node::Entry) == 64);
     Node n = Node::string(std::string(30, 's'));
     CHECK(n.text() == std::string(30, 's'));
     n.items().push_back(Node::integer(1));  // a text node's payload becomes a list

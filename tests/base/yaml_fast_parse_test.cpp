@@ -35,7 +35,7 @@ std::string describe_difference(const Node& a, const Node& b, const std::string&
     for (std::size_t i = 0; i < a.entries().size(); ++i) {
         const auto &x = a.entries()[i], &y = b.entries()[i];
         if (x.key != y.key) return path + ": key " + x.key + " vs " + y.key;
-        if (x.key_mark != y.key_mark) return path + "." + x.key + ": key mark differs";
+        if (x.key_mark() != y.key_mark()) return path + "." + x.key + ": key mark differs";
         auto d = describe_difference(x.value, y.value, path + "." + x.key);
         if (!d.empty()) return d;
     }

@@ -104,12 +104,12 @@ TEST_CASE("yaml: builds maps, lists and scalars with 1-based positions") {
     CHECK(root.mark() == Mark{1, 1});
     REQUIRE(root.entries().size() == 3);
     CHECK(root.entries()[0].key == "apiVersion");
-    CHECK(root.entries()[0].key_mark == Mark{1, 1});
+    CHECK(root.entries()[0].key_mark() == Mark{1, 1});
     CHECK(root.find("kind")->text() == "Namespace");
     CHECK(root.find("kind")->mark() == Mark{2, 7});
     const Node* spec = root.find("spec");
     REQUIRE(spec != nullptr);
-    CHECK(spec->entries()[0].key_mark == Mark{4, 3});
+    CHECK(spec->entries()[0].key_mark() == Mark{4, 3});
     const Node* items = spec->find("items");
     REQUIRE(items->is_seq());
     CHECK(items->mark() == Mark{4, 10});
@@ -483,7 +483,7 @@ TEST_CASE("yaml: binary and badly encoded input is an error") {
     // Valid multi-byte text and a BOM are fine; columns count bytes.
     Node root = load_one("\xEF\xBB\xBFname: caf\xC3\xA9 \xF0\x9F\x9A\x80\nx: [y]\n");
     CHECK(root.find("name")->text() == "caf\xC3\xA9 \xF0\x9F\x9A\x80");
-    CHECK(root.entries()[0].key_mark == Mark{1, 4});
+    CHECK(root.entries()[0].key_mark() == Mark{1, 4});
 }
 
 TEST_CASE("yaml: random bytes and random YAML-ish text never crash") {

@@ -10,9 +10,9 @@ std::vector<std::string> report_files(const Diagnostics& diags, const ReportCont
     std::vector<std::string> files;
     // A set beside the list: a linear search per object and finding was
     // quadratic in the number of files.
-    std::unordered_set<std::string_view> seen;
-    auto add = [&](const std::string& f) {
-        if (!f.empty() && seen.insert(f).second) files.push_back(f);
+    std::unordered_set<std::string> seen;  // not views: a finding's file is a CompactString, passed here as a copy
+    auto add = [&](std::string_view f) {
+        if (!f.empty() && seen.emplace(f).second) files.emplace_back(f);
     };
     for (const auto& f : ctx.inputs) add(f);
     for (const auto& f : ctx.object_files) add(f);

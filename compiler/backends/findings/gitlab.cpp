@@ -51,13 +51,13 @@ void write_gitlab(const Diagnostics& diags, const ReportContext&, ReportOut& rep
     for (const auto& d : diags.all()) {
         std::string description = findings::valid_utf8(d.message);
         if (auto context = findings::finding_context(d); !context.empty()) description += " (" + context + ")";
-        const std::string path = d.file.empty() ? std::string(findings::kNoFile) : d.file;
+        const std::string path = d.file.empty() ? std::string(findings::kNoFile) : d.file.str();
         std::string key = d.rule + '\x1f' + path + '\x1f' + d.object.kind + '/' + d.object.namespace_ + '/' +
                           d.object.name + '\x1f' + d.path + '\x1f' + d.message;
         key += '\x1f' + std::to_string(seen[key]++);
         out.push_back(Json{
             {"description", description},
-            {"check_name", d.rule.empty() ? std::string("queueforge") : d.rule},
+            {"check_name", d.rule.empty() ? std::string("queueforge") : d.rule.str()},
             {"fingerprint", fingerprint(key)},
             {"severity", severity(d.severity)},
             {"location", {{"path", path}, {"lines", {{"begin", d.mark.line > 0 ? d.mark.line : 1}}}}},

@@ -5,6 +5,8 @@
 // The JSON and SARIF reports of 100,000 objects hold tens of thousands of
 // findings: building them as a json tree first cost about as much as
 // checking the objects' schemas.
+#include <queueforge/base/compact_string.hpp>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -26,6 +28,7 @@ public:
     void value(std::string_view s);
     void value(const char* s) { value(std::string_view(s)); }
     void value(const std::string& s) { value(std::string_view(s)); }
+    void value(const CompactString& s) { value(s.view()); }
     void value(std::int64_t n);
     void value(int n) { value(static_cast<std::int64_t>(n)); }
     void value(std::size_t n);

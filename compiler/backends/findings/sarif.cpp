@@ -17,7 +17,7 @@ namespace {
 // A result needs a ruleId for GitHub to track the alert across runs.
 constexpr std::string_view kUnclassifiedRule = "unclassified";
 
-std::string rule_id(const Diagnostic& d) { return d.rule.empty() ? std::string(kUnclassifiedRule) : d.rule; }
+std::string rule_id(const Diagnostic& d) { return d.rule.empty() ? std::string(kUnclassifiedRule) : d.rule.str(); }
 
 const char* level(Severity s) {
     switch (s) {

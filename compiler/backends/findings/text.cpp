@@ -30,7 +30,7 @@ std::string colored(std::string_view code, std::string_view text) {
 
 // Colours the locus and the severity word of render_text's first line.
 std::string color_headline(const Diagnostic& d, const std::string& line) {
-    std::string locus = d.file.empty() ? std::string(findings::kNoFile) : d.file;
+    std::string locus = d.file.empty() ? std::string(findings::kNoFile) : d.file.str();
     if (d.mark.known()) locus += ":" + std::to_string(d.mark.line) + ":" + std::to_string(d.mark.col);
     const std::string sev = severity_name(d.severity);
     const std::string prefix = locus + ": " + sev + ": ";

@@ -35,6 +35,10 @@ void Diagnostics::add(Diagnostic d) {
     }
     if (d.message.size() > kMessageLimit) d.message = bounded_message(d.message);
     ++counts_[static_cast<std::size_t>(d.severity)];
+    // Grown by half, not doubled: a check that notes every ClusterQueue of
+    // 100,000 objects holds 33,000 findings, and doubling left up to as many
+    // slots again unused (5 MiB) through the rest of the checks.
+    if (items_.size() == items_.capacity()) items_.reserve(items_.size() + items_.size() / 2 + 8);
     items_.push_back(std::move(d));
 }
 

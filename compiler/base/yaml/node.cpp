@@ -257,6 +257,13 @@ const char* Node::kind_name(Kind k) {
     return "?";
 }
 
+Mark Node::Entry::key_mark() const {
+    Mark m = value.mark();
+    m.line = key_line;
+    m.col = key_col;
+    return m;
+}
+
 void stamp_file(Node& n, const FileRef& file) {
     Mark m = n.mark();
     if (!m.file) {
@@ -266,10 +273,7 @@ void stamp_file(Node& n, const FileRef& file) {
     if (n.is_seq())
         for (auto& i : n.items()) stamp_file(i, file);
     else if (n.is_map())
-        for (auto& e : n.entries()) {
-            if (!e.key_mark.file) e.key_mark.file = file;
-            stamp_file(e.value, file);
-        }
+        for (auto& e : n.entries()) stamp_file(e.value, file);  // the key's file is its value's
 }
 
 }  // namespace queueforge

@@ -387,8 +387,8 @@ void TreeBuilder::accept_key(const Node& key_node, const std::string& source, bo
     Frame& f = frames_.back();
     if (const Node::Entry* first = f.find_entry(key)) {
         error(at,
-              "duplicate key " + for_message(key) + " (first defined at line " + std::to_string(first->key_mark.line) +
-                  ", column " + std::to_string(first->key_mark.col) + ")",
+              "duplicate key " + for_message(key) + " (first defined at line " + std::to_string(first->key_line) +
+                  ", column " + std::to_string(first->key_col) + ")",
               "yaml.duplicate-key");
         return reject_key(at);
     }

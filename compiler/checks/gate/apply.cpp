@@ -42,7 +42,7 @@ Mark last_mark(const Node& n) {
     for (int depth = 0; depth < 512; ++depth) {
         if (cur->is_map() && !cur->entries().empty()) {
             const auto& e = cur->entries().back();
-            if (before_or_at(m, e.key_mark)) m = e.key_mark;
+            if (before_or_at(m, e.key_mark())) m = e.key_mark();
             cur = &e.value;
         } else if (cur->is_seq() && !cur->items().empty()) {
             cur = &cur->items().back();
@@ -76,7 +76,7 @@ void object_suppression(const std::string& file, const Node& obj, std::vector<Su
     if (!e) return;
     Suppression s;
     s.file = file;
-    s.at = e->key_mark;
+    s.at = e->key_mark();
     s.from = obj.mark();
     s.to = last_mark(obj);
     s.object = {text_at(obj, {"apiVersion"}), text_at(obj, {"kind"}), text_at(obj, {"metadata", "namespace"}),
@@ -96,7 +96,7 @@ void site_suppressions(const std::string& file, const Node& site, std::vector<Su
             if (!e) continue;
             Suppression s;
             s.file = file;
-            s.at = e->key_mark;
+            s.at = e->key_mark();
             s.from = item.mark();
             s.to = last_mark(item);
             s.what = std::string(section == std::string("teams") ? "team " : "pool ") + text_at(item, {"name"});

@@ -31,11 +31,11 @@ void read_rules(const std::string& file, const Node& n, std::map<std::string, Ru
     for (const auto& e : n.entries()) {
         const auto level = e.value.is_scalar() ? parse_level(e.value.text()) : std::nullopt;
         if (!level) {
-            diags.error(file, e.value.mark().known() ? e.value.mark() : e.key_mark,
+            diags.error(file, e.value.mark().known() ? e.value.mark() : e.key_mark(),
                         "rules." + e.key + ": expected off, note, warning or error", kInvalid);
             continue;
         }
-        out[e.key] = {*level, file, e.key_mark};
+        out[e.key] = {*level, file, e.key_mark()};
     }
 }
 

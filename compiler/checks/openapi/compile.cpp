@@ -272,7 +272,7 @@ private:
                 return;
             }
             for (const auto& p : v.entries()) {
-                auto re = regex(Node::string(p.key, p.key_mark), path, "patternProperties key");
+                auto re = regex(Node::string(p.key, p.key_mark()), path, "patternProperties key");
                 auto sub = compile(p.value, path + ".*", depth + 1);
                 if (re) s.pattern_properties.push_back(PatternProperty{std::move(re), std::move(sub)});
             }

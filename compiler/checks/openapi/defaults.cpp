@@ -14,7 +14,7 @@ void set_marks(Node& n, Mark m) {
         for (auto& i : n.items()) set_marks(i, m);
     } else if (n.is_map()) {
         for (auto& e : n.entries()) {
-            e.key_mark = m;
+            e.set_key_mark(m);
             set_marks(e.value, m);
         }
     }

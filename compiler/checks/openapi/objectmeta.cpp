@@ -200,7 +200,7 @@ void Validator::meta_fields(const Node& meta, bool resource_root) {
     if (const Node* labels = meta.find("labels"); labels && labels->is_map()) {
         for (const auto& e : labels->entries()) {
             if (std::string msg = check_qualified_name(e.key); !msg.empty())
-                invalid(Node::string(e.key), e.key_mark, "labels", msg);
+                invalid(Node::string(e.key), e.key_mark(), "labels", msg);
             if (e.value.is_string())
                 if (std::string msg = check_label_value(e.value.text()); !msg.empty())
                     invalid(e.value, e.value.mark(), "labels", msg);
@@ -217,7 +217,7 @@ void Validator::meta_fields(const Node& meta, bool resource_root) {
                 for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             }
             if (std::string msg = check_qualified_name(upper ? lower : e.key.str()); !msg.empty())
-                invalid(Node::string(e.key), e.key_mark, "annotations", msg);
+                invalid(Node::string(e.key), e.key_mark(), "annotations", msg);
             total += e.key.size() + (e.value.is_string() ? e.value.text().size() : 0);
         }
         if (total > kTotalAnnotationSizeLimit) {

@@ -285,7 +285,7 @@ void Validator::enum_check(const Schema& s, const Node& v) {
 
 void Validator::report_unknown(const Node::Entry& e, const Schema* known) {
     PathGuard g(*this, e.key);
-    Mark m = e.key_mark.known() ? e.key_mark : e.value.mark();
+    Mark m = e.key_mark().known() ? e.key_mark() : e.value.mark();
     error(m, "schema.unknown-field", [&] {
         // The API server's words, then the closest declared property.
         std::string msg = "unknown field \"" + path() + "\"";
@@ -368,7 +368,7 @@ void Validator::object(const Schema& s, const Node& v, int depth, unsigned flags
             switch (s.extra) {
             case Extra::Schema: sub = s.additional.get(); break;
             case Extra::Deny:
-                error(e.key_mark.known() ? e.key_mark : e.value.mark(), "schema.properties", [&] {
+                error(e.key_mark().known() ? e.key_mark() : e.value.mark(), "schema.properties", [&] {
                     std::string p(where());
                     return p + ": Invalid value: " + go_quote(e.key) + ": " + (path_.empty() ? "" : p + ".") + e.key +
                            " in body is a forbidden property";

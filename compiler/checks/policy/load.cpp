@@ -39,7 +39,7 @@ void apply_config(Policy& p, const PolicyConfig& c, Diagnostics& diags) {
             std::string msg = "PolicyConfig for " + p.id + ": policy " + p.id + " has no param \"" + e.key + "\"";
             std::string hint = site::did_you_mean(e.key, known);
             if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
-            diags.warning(c.file, e.key_mark, msg + " (it is passed on anyway)", "policy.unknown-param");
+            diags.warning(c.file, e.key_mark(), msg + " (it is passed on anyway)", "policy.unknown-param");
         }
         p.params_node->set(e.key, e.value);
     }

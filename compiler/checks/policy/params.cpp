@@ -13,7 +13,7 @@ std::vector<const Resource*> find_params(const Data& d, const AdmissionPolicy& p
         // written in need not match, as the API server converts between them.
         if (group_of(r.ref.api_version) != group_of(p.param_api_version)) continue;
         if (!r.ref.namespace_.empty()) {
-            const std::string& ns = ref.namespace_.empty() ? object.ref.namespace_ : ref.namespace_;
+            const std::string_view ns = ref.namespace_.empty() ? std::string_view(object.ref.namespace_) : std::string_view(ref.namespace_);
             if (ns != r.ref.namespace_) continue;
         }
         if (!ref.name.empty() ? r.ref.name == ref.name : selector_matches(*ref.selector, labels_of(r.doc)))

@@ -46,7 +46,7 @@ bool DocReader::expect_map(const Node* n, std::string_view what, std::initialize
         std::string msg = std::string(what) + ": unknown field \"" + e.key + "\"";
         std::string hint = site::did_you_mean(e.key, known);
         if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
-        error(e.key_mark, msg);
+        error(e.key_mark(), msg);
     }
     return true;
 }

@@ -72,7 +72,7 @@ void check_dsc(const Resource& dsc, const Target& target, Diagnostics& diags) {
         const std::string path = "spec.components." + e.key;
         const Component* c = t->component(e.key);
         if (!c) {
-            rep.error_at("target.component", e.key_mark, path,
+            rep.error_at("target.component", e.key_mark(), path,
                          "component " + go_quote(e.key) + " is not served by " + t->name + " (" + t->dsc_api_version + ")" +
                              component_hint(*t, e.key));
             continue;

@@ -66,7 +66,7 @@ void check_default_queues(const Inventory& inv, Diagnostics& diags) {
         if (fresh) continue;
         Reporter{*lq, diags}.warning("xref.multiple-default-queues", ann,
                                      "metadata.annotations[" + std::string(kDefaultQueueAnnotation) + "]",
-                                     "namespace " + (lq->ref.namespace_.empty() ? std::string("(unset)") : lq->ref.namespace_) +
+                                     "namespace " + (lq->ref.namespace_.empty() ? std::string("(unset)") : lq->ref.namespace_.str()) +
                                          " has more than one LocalQueue annotated " + std::string(kDefaultQueueAnnotation) +
                                          ": \"true\" (also " + it->second->ref.name + " at " + where(*it->second) +
                                          "); clients that pick the default queue from it get either one");

@@ -11,7 +11,7 @@ void validate_labels(const Reporter& rep, const std::string& rule, const Node& l
     if (!labels.is_map()) return;  // the schema layer reports the type
     for (const auto& e : labels.entries()) {
         if (auto why = check_qualified_name(e.key); !why.empty())
-            rep.error_at(rule, e.key_mark, key(path, e.key), invalid(path, go_quote(e.key), why));
+            rep.error_at(rule, e.key_mark(), key(path, e.key), invalid(path, go_quote(e.key), why));
         if (!is_text(&e.value)) continue;
         if (auto why = check_label_value(e.value.text()); !why.empty())
             rep.error(rule, &e.value, key(path, e.key), invalid(path, go_quote(e.value.text()), why));

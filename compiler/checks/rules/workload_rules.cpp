@@ -31,7 +31,7 @@ std::map<std::string, Quantity> check_resource_list(const Reporter& rep, const N
     if (!list || !list->is_map()) return out;
     for (const auto& e : list->entries()) {
         const std::string p = key(path, e.key);
-        if (e.key == "pods") rep.error_at("V64", e.key_mark, p, invalid(p, go_quote("pods"), "the key is reserved for internal kueue use"));
+        if (e.key == "pods") rep.error_at("V64", e.key_mark(), p, invalid(p, go_quote("pods"), "the key is reserved for internal kueue use"));
         auto q = quantity(rep, &e.value, p);
         if (!q) continue;
         if (q->sign() < 0) rep.error("V65", &e.value, p, invalid(p, go_quote(q->to_string()), kNegative));
@@ -76,7 +76,7 @@ void check_annotations(const Reporter& rep, const Node& annotations, const std::
         std::string lower = e.key;
         std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
         if (auto why = check_qualified_name(lower); !why.empty())
-            rep.error_at("V66", e.key_mark, key(path, e.key), invalid(path, go_quote(e.key), why));
+            rep.error_at("V66", e.key_mark(), key(path, e.key), invalid(path, go_quote(e.key), why));
     }
     if (total > kAnnotationSizeLimit)
         rep.error("V66", &annotations, path,

@@ -56,7 +56,7 @@ void read_class_map(const Reader& r, const Node* n, const std::string& what, con
             }
             out.emplace_back(e.key, *number_value);
         }
-        t.class_marks.emplace_back(tag + e.key, e.key_mark);
+        t.class_marks.emplace_back(tag + e.key, e.key_mark());
     }
 }
 

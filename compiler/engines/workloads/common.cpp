@@ -21,7 +21,7 @@ const Node* meta_field(const Node& doc, std::string_view map, std::string_view k
     return present(present(present(&doc, "metadata"), map), key);
 }
 
-std::string namespace_of(const Resource& r) { return r.ref.namespace_.empty() ? std::string(kDefaultName) : r.ref.namespace_; }
+std::string namespace_of(const Resource& r) { return r.ref.namespace_.empty() ? std::string(kDefaultName) : r.ref.namespace_.str(); }
 
 std::string lower(std::string_view s) {
     std::string out(s);

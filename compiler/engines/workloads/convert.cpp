@@ -131,7 +131,7 @@ void convert_one(const Resource& job, std::size_t index, const std::vector<const
     const std::int64_t n = built.components.value_or(1);
     for (std::int64_t i = 0; i < n; ++i) {
         if (built.components && built.component_kind.empty()) head.component = i;
-        const std::string& kind = built.component_kind.empty() ? job.ref.kind : built.component_kind;
+        const std::string kind = built.component_kind.empty() ? job.ref.kind.str() : built.component_kind;
         head.name = built.components ? workload_name(kind, name + "-" + std::to_string(i))
                     : built.workload_name.empty() ? workload_name(job.ref.kind, name)
                                                   : built.workload_name;

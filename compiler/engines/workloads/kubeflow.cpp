@@ -60,7 +60,7 @@ bool canonical_types(const Reporter& rep, const KindSpec& k, const Node& specs, 
         const std::string_view* type = nullptr;
         for (const auto& t : k.ordered)
             if (k.case_insensitive ? lower(e.key) == lower(t) : e.key == t) type = &t;
-        Node key_at = Node::string(e.key, e.key_mark);
+        Node key_at = Node::string(e.key, e.key_mark());
         if (!type) {
             rep.invalid(&key_at, path + "[" + e.key + "]", "Unsupported value: \"" + e.key + "\": supported values: " + supported_values(k.ordered));
             ok = false;

@@ -89,7 +89,7 @@ void remark(Node& n, const std::optional<Block>& block, Mark scalar) {
     n.set_mark(to_file(n.mark(), block, scalar));
     if (n.is_map())
         for (auto& e : n.entries()) {
-            e.key_mark = to_file(e.key_mark, block, scalar);
+            e.set_key_mark(to_file(e.key_mark(), block, scalar));
             remark(e.value, block, scalar);
         }
     else if (n.is_seq())

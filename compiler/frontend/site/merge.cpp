@@ -120,10 +120,13 @@ Node merge_nodes(Node base, const Node& over, const std::string& shape, const st
             }
             const std::string child = shape.empty() ? e.key.str() : shape + "." + e.key;
             if (at == entries.end()) {
-                entries.push_back({e.key, e.key_mark, merge_nodes(Node(), e.value, child, file, diags)});
+                entries.push_back({e.key, e.key_mark(), merge_nodes(Node(), e.value, child, file, diags)});
             } else {
-                at->key_mark = e.key_mark;
                 at->value = merge_nodes(std::move(at->value), e.value, child, file, diags);
+                // The key is the overlay's where its value is (a key's file
+                // is its value's); a map that stays where the base defined
+                // it keeps the base's key.
+                if (at->value.mark().file == e.value.mark().file) at->set_key_mark(e.key_mark());
             }
         }
         return base;

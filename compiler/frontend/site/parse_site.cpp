@@ -68,7 +68,7 @@ void read_dsc(const Reader& r, const Node& n, DataScienceCluster& d) {
                 Text state;
                 std::string what = "spec.dataScienceCluster.components." + e.key;
                 if (r.read_enum(&e.value, what, state, {"Managed", "Unmanaged", "Removed"}))
-                    d.components.emplace_back(Text{e.key, e.key_mark}, state);
+                    d.components.emplace_back(Text{e.key, e.key_mark()}, state);
             }
         } else {
             r.error(c->mark(), "spec.dataScienceCluster.components: expected a map of component to managementState",
@@ -150,8 +150,8 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
     read_list(r, spec->find("passthrough"), "spec.passthrough", s.passthrough, read_passthrough);
     if (const Node* h = spec->find("hardwareProfiles")) read_hardware_profiles(r, *h, s.hardware_profiles.emplace());
     for (const auto& e : spec->entries())
-        if (e.key == "kueueOperator") read_kueue_operator(r, e.value, e.key_mark, s.kueue_operator.emplace());
-        else if (e.key == "kueueConfig") read_kueue_config(r, e.value, e.key_mark, s.kueue_config.emplace());
+        if (e.key == "kueueOperator") read_kueue_operator(r, e.value, e.key_mark(), s.kueue_operator.emplace());
+        else if (e.key == "kueueConfig") read_kueue_config(r, e.value, e.key_mark(), s.kueue_config.emplace());
 
     if (diags.count(Severity::Error) > errors_before) return std::nullopt;
     return s;

@@ -83,7 +83,7 @@ void read_team_defaults(const Reader& r, const Node& n, QueueSettings& out) {
         return;
     for (const auto& e : n.entries())
         if (std::find(std::begin(kPerTeam), std::end(kPerTeam), e.key) != std::end(kPerTeam))
-            r.error(e.key_mark,
+            r.error(e.key_mark(),
                     "spec.teamDefaults: \"" + e.key +
                         "\" is set per team (spec.teams[]), not in teamDefaults; teamDefaults takes queueingStrategy, "
                         "preemption, flavorFungibility, fairSharingWeight, stopPolicy, defaultQueue and localQueue",

@@ -59,7 +59,7 @@ bool Reader::expect_map(const Node& n, std::string_view what, std::initializer_l
         std::string msg = std::string(what) + ": unknown field \"" + e.key + "\"";
         std::string hint = did_you_mean(e.key, known);
         if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
-        error(e.key_mark, msg, rule("unknown-field"));
+        error(e.key_mark(), msg, rule("unknown-field"));
     }
     return true;
 }
@@ -174,13 +174,13 @@ void Reader::read_amounts(const Node* n, std::string_view what, std::vector<Amou
         std::string label = std::string(what) + "." + e.key;
         std::string why = check_qualified_name(e.key);
         if (!why.empty()) {
-            error(e.key_mark, label + ": invalid resource name: " + why, rule("resource-name"));
+            error(e.key_mark(), label + ": invalid resource name: " + why, rule("resource-name"));
             continue;
         }
         Amount a;
         a.mark = e.value.mark();
         a.resource = e.key;
-        a.resource_mark = e.key_mark;
+        a.resource_mark = e.key_mark();
         a.written = e.value.text();
         if (allow_share && e.value.kind() == Node::Kind::String && !e.value.text().empty() &&
             e.value.text().back() == '%') {
@@ -221,7 +221,7 @@ void Reader::read_string_map(const Node* n, std::string_view what, std::vector<s
         }
         // Label values such as "true" or "8" are strings to Kubernetes even when written unquoted.
         v = {e.value.text(), e.value.mark()};
-        out.emplace_back(Text{e.key, e.key_mark}, std::move(v));
+        out.emplace_back(Text{e.key, e.key_mark()}, std::move(v));
     }
 }
 

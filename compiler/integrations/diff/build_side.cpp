@@ -35,13 +35,14 @@ std::optional<Side> build_side(const std::string& side_name, const std::string& 
     }
     // Paths as the user knows them: "<label><repository path>".
     std::string prefix = root.empty() ? "" : (fs::path(root) / "").string();
-    auto relabel = [&](std::string& file) {
-        if (!prefix.empty() && file.compare(0, prefix.size(), prefix) == 0) file = label + file.substr(prefix.size());
+    auto relabel = [&](auto& file) {  // a finding's file or a source's path
+        const std::string_view f = file;
+        if (!prefix.empty() && f.starts_with(prefix)) file = label + std::string(f.substr(prefix.size()));
     };
     for (auto d : local.all()) {
         relabel(d.file);
         if (d.severity == Severity::Error && d.message.find(side_name) == std::string::npos)
-            d.message += " (in " + side_name + ")";
+            d.message = d.message + " (in " + side_name + ")";
         diags.add(std::move(d));
     }
     for (auto& src : side.sources) relabel(src.path);

@@ -47,10 +47,12 @@ void relabel_into(const Tree& base, const Tree& head, Diagnostics& from, Diagnos
     for (auto d : from.all()) {
         for (const Tree* t : {&base, &head}) {
             const std::string prefix = root_prefix(*t);
-            if (d.file.compare(0, prefix.size(), prefix) == 0) d.file = t->label + d.file.substr(prefix.size());
+            if (d.file.view().starts_with(prefix)) d.file = t->label + std::string(d.file.view().substr(prefix.size()));
             if (t->label.empty()) continue;  // the work tree: its paths are the user's own
-            replace_all(d.message, prefix, t->label);
-            replace_all(d.message, prefix.substr(0, prefix.size() - 1), t->label.substr(0, t->label.size() - 1));
+            std::string message = d.message;
+            replace_all(message, prefix, t->label);
+            replace_all(message, prefix.substr(0, prefix.size() - 1), t->label.substr(0, t->label.size() - 1));
+            d.message = message;
         }
         if (d.site.empty()) d.site = site;
         into.add(std::move(d));

@@ -116,7 +116,7 @@ Mark mark_at(const Item& it, const std::vector<std::string>& keys) {
     for (const auto& k : keys) {
         const Node::Entry* e = cur->is_map() ? cur->find_entry(k) : nullptr;
         if (!e) break;
-        if (e->key_mark.known()) m = e->key_mark;
+        if (e->key_mark().known()) m = e->key_mark();
         cur = &e->value;
     }
     return m;

@@ -141,14 +141,14 @@ std::optional<ImportResult> import_site(std::vector<Resource> resources, Diagnos
         // The build fails in a way no input object explains, or the rounds
         // run out: every object stays whole, which always builds.
         if (fallback) {
-            std::string why = build.all().empty() ? std::string("no progress") : build.all().front().message;
+            std::string why = build.all().empty() ? std::string("no progress") : build.all().front().message.str();
             diags.error(items.front().file, items.front().mark(), "internal: the imported site does not build: " + why,
                         "import.internal");
             return std::nullopt;
         }
         fallback = true;
         std::string why = build.all().empty() ? std::string("the comparison does not settle")
-                                              : build.all().front().message;
+                                              : build.all().front().message.str();
         for (std::size_t i = 0; i < items.size(); ++i)
             if (excluded[i].empty() && model.produced[i]) excluded[i] = "the site could not be settled (" + why + ")";
         patches.clear();

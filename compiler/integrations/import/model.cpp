@@ -24,7 +24,7 @@ void stamp(Node& n, Mark m) {
     n.set_mark(m);
     if (n.is_map()) {
         for (auto& e : n.entries()) {
-            e.key_mark = m;
+            e.set_key_mark(m);
             stamp(e.value, m);
         }
     } else if (n.is_seq()) {

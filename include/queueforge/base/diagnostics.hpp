@@ -2,6 +2,7 @@
 // Findings collected while reading, compiling or checking input. Every finding
 // carries the file and position it is about so that callers can print
 // `file:line:col: error: message` and CI can annotate the right line.
+#include <queueforge/base/compact_string.hpp>
 #include <queueforge/base/mark.hpp>
 
 #include <array>
@@ -19,11 +20,13 @@ enum class Severity { Error, Warning, Note };
 const char* severity_name(Severity s);
 
 // The Kubernetes object a finding is about (empty for findings about a file).
+// Compact strings: every loaded object and every finding holds one (64
+// bytes where std::string made it 128).
 struct ObjectRef {
-    std::string api_version;
-    std::string kind;
-    std::string namespace_;
-    std::string name;
+    CompactString api_version;
+    CompactString kind;
+    CompactString namespace_;
+    CompactString name;
     bool empty() const { return kind.empty() && name.empty(); }
     std::string display() const;  // "ClusterQueue/team-a", "LocalQueue/ns/default"
 };
@@ -34,18 +37,21 @@ struct CheckedObject {
     ObjectRef object;
 };
 
+// Its texts are compact strings: a large input has tens of thousands of
+// findings (168 bytes each, where std::string made them 248).
 struct Diagnostic {
     Severity severity = Severity::Error;
-    std::string file;
+    CompactString file;
     Mark mark;
-    std::string message;
-    std::string rule;  // stable id such as "site.unknown-field" or "V24"; may be empty
-    ObjectRef object;  // set by validate
-    std::string path;  // field path inside the object, e.g. "spec.resourceGroups[0].flavors[1].name"
+    CompactString message;
+    CompactString rule;  // stable id such as "site.unknown-field" or "V24"; may be empty
+    ObjectRef object;    // set by validate
+    CompactString path;  // field path inside the object, e.g. "spec.resourceGroups[0].flavors[1].name"
     // The cluster the finding belongs to when a command covers several
     // (discover.hpp Cluster::label, e.g. "clusters/prod"); "" otherwise.
-    std::string site;
+    CompactString site;
 };
+static_assert(sizeof(Diagnostic) <= 168);
 
 class Diagnostics {
 public:

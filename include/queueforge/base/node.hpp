@@ -101,14 +101,30 @@ private:
     Payload payload_ = Payload::Text;
 };
 
+// A key's position is its line and column: its file is its value's
+// (Mark::file), as a key and its value come from one file (a site's bases
+// set both). 8 bytes where a Mark is 16: a large stream has millions of
+// entries.
 struct Node::Entry {
     CompactString key;
-    Mark key_mark;
+    std::int32_t key_line = 0;
+    std::int32_t key_col = 0;
     Node value;
+
+    Entry() = default;
+    Entry(CompactString k, const Mark& at, Node v)
+        : key(std::move(k)), key_line(at.line), key_col(at.col), value(std::move(v)) {}
+    // Where the key is, in its value's file.
+    Mark key_mark() const;
+    // The line and column of `at` (its file is the value's).
+    void set_key_mark(const Mark& at) {
+        key_line = at.line;
+        key_col = at.col;
+    }
 };
 
 static_assert(sizeof(Node) == 40);
-static_assert(sizeof(Node::Entry) == 72);
+static_assert(sizeof(Node::Entry) == 64);
 
 // Every position in `n`'s tree (keys included) that names no file yet names
 // `file`: for trees taken from another file than the document they join (a

@@ -12,7 +12,7 @@
 namespace queueforge {
 
 struct Resource {
-    std::string file;   // path as given (or "-" / "<stdin>")
+    CompactString file;  // path as given (or "-" / "<stdin>")
     int doc_index = 0;  // document in the file; items of a List share their document's index
     Node doc;           // the object; field marks point into `file`
     ObjectRef ref;      // apiVersion, kind, namespace, name read from doc
