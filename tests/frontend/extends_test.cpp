@@ -272,6 +272,27 @@ TEST_CASE("extends: a finding about a base's value names the base's line, with i
     CHECK(o.err.find("clusters/prod/queueforge-site.yaml:8:14: error: ") != std::string::npos);
 }
 
+TEST_CASE("extends: a finding about a base's key names the base's file and the key's line and column", "[extends]") {
+    // A key's position holds no file of its own: it is its value's.
+    auto nodez_at = [](const Repo& repo) {
+        Diagnostics d;
+        repo.load(d);
+        INFO(all_messages(d));
+        for (const auto& x : d.all())
+            if (x.rule == "site.unknown-field" && x.message.find("nodez") != std::string::npos)
+                return x.file + ":" + std::to_string(x.mark.line) + ":" + std::to_string(x.mark.col);
+        return std::string("none");
+    };
+    Repo repo;
+    std::string base = kBase;
+    base.replace(base.find("      nodes: 2\n"), 15, "      nodes: 2\n      nodez: 3\n");
+    qf_test::write_text(repo.root() / "base/queueforge-site.yaml", base);
+    CHECK(nodez_at(repo) == (repo.root() / "base/queueforge-site.yaml").lexically_normal().generic_string() + ":12:7");
+    // The same key in the overlay: the overlay's file.
+    Repo over("  pools:\n    - name: cpu\n      nodez: 3\n");
+    CHECK(nodez_at(over) == over.prod().string() + ":8:7");
+}
+
 TEST_CASE("extends: explain answers with the base's file and line", "[extends]") {
     Repo repo("  pools:\n    - name: h100\n      nodes: 8\n");
     auto r = run_cli_in(repo.root(), "explain ResourceFlavor/cpu clusters/prod");

@@ -38,7 +38,8 @@ void Diagnostics::add(Diagnostic d) {
     // Grown by half, not doubled: a check that notes every ClusterQueue of
     // 100,000 objects holds 33,000 findings, and doubling left up to as many
     // slots again unused (5 MiB) through the rest of the checks.
-    if (items_.size() == items_.capacity()) items_.reserve(items_.size() + items_.size() / 2 + 8);
+    // Small lists grow as vectors do: a command may hold many of one finding.
+    if (items_.size() == items_.capacity() && items_.size() >= 64) items_.reserve(items_.size() + items_.size() / 2);
     items_.push_back(std::move(d));
 }
 

@@ -7,8 +7,9 @@
 namespace queueforge {
 
 // The path of the file a position is in, as one pointer (8 bytes; a
-// std::shared_ptr is 16). Every Node and map entry of a parsed tree holds a
-// Mark, so its size is a fixed cost per node of every tree, while a path is
+// std::shared_ptr is 16). Every Node of a parsed tree holds a Mark (a map
+// entry's key only its line and column: its file is its value's), so its
+// size is a fixed cost per node of every tree, while a path is
 // set only on the nodes a site takes from the bases it extends (a few hundred
 // at most): a copy copies the path.
 class FileRef {

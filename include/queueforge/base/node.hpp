@@ -90,7 +90,7 @@ private:
     Mark mark_;
     // Scalar text, sequence items or map entries: one at a time, each 16
     // bytes, which keeps large documents (hundreds of thousands of objects)
-    // small in memory: 40 bytes a node, 72 a map entry.
+    // small in memory: 40 bytes a node, 64 a map entry.
     union {
         CompactString text_;
         Items items_;
@@ -126,7 +126,7 @@ struct Node::Entry {
 static_assert(sizeof(Node) == 40);
 static_assert(sizeof(Node::Entry) == 64);
 
-// Every position in `n`'s tree (keys included) that names no file yet names
+// Every position in `n`'s tree (keys with their values) that names no file yet names
 // `file`: for trees taken from another file than the document they join (a
 // site's bases, a TrainJob's runtime).
 void stamp_file(Node& n, const FileRef& file);
