@@ -31,7 +31,7 @@ spec:
         auto parsed = queueforge::parse_site_text("site.yaml", text, diags);
         if (!parsed)
             queueforge::fuzz::fail("the argocd target's site does not parse: " +
-                                   (diags.all().empty() ? std::string() : diags.all().front().message));
+                                   (diags.all().empty() ? std::string() : diags.all().front().message.str()));
         return *parsed;
     }();
     return s;
