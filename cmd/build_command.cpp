@@ -3,6 +3,7 @@
 
 #include <queueforge/frontend/discover.hpp>
 #include <queueforge/backends/emit.hpp>
+#include <queueforge/checks/validate.hpp>
 #include <queueforge/compile.hpp>
 
 #include <algorithm>
@@ -44,15 +45,15 @@ int build_site(const BuildFlags& f, std::string path, const std::string& out_dir
         path = site_path((std::filesystem::path(staged->root) / rel->front()).string());
     }
     // Provenance only for --annotate's comments: a large site's objects
-    // without it are a fraction of the memory.
-    Compilation c = compile({.path = path, .target = f.target, .provenance = f.annotate});
+    // without it are a fraction of the memory. Only the findings and the
+    // objects are used from here on: the site model is let go as it is
+    // lowered, and its text set aside until the report.
+    Compilation c = compile({.path = path, .target = f.target, .provenance = f.annotate, .keep_site = false});
     Diagnostics& diags = c.diagnostics;
-    // Only the findings and the objects are used from here on: the site model
-    // is not kept beside them while they are reported and written.
-    c.site.reset();
     // Nothing below needs the texts again: they are handed to report, not
     // copied (a large site's text would be held twice beside its objects).
     std::vector<SourceText> sources = c.sources.release();
+    if (!diags.empty()) restore_sources(sources);
     if (staged) relabel(*staged, diags, sources);  // --staged: paths as the user knows them
     if (int rc = report(diags, std::move(sources), f.gate); rc != kOk) return rc;
     if (!c.lowered) return kInvalid;

@@ -222,7 +222,8 @@ void lower_teams(Context& ctx) {
                                 ctx.target.name + "; both will manage the same object",
                             "target.auto-queues");
 
-    for (const auto& t : ctx.site.teams) {
+    for (std::size_t index = 0; index < ctx.site.teams.size(); ++index) {
+        const site::Team& t = ctx.site.teams[index];
         const std::string what = "team \"" + t.name.value + "\"";
         const bool has_cohort = !t.cohort.value.empty();
         if (has_cohort && !ctx.cohorts.count(t.cohort.value)) {
@@ -262,6 +263,10 @@ void lower_teams(Context& ctx) {
                          .name_from = cq_from,
                          .fields = one_field("spec", std::move(spec)),
                          .provenance = std::move(records)});
+        // Nothing after this reads the team's amounts: the ClusterQueue holds
+        // them now (lower_site_releasing_quota). The hardware profiles pass
+        // reads which pools each team has quota in.
+        if (ctx.releasable) release_amounts(ctx.releasable->teams[index], ctx.site.hardware_profiles.has_value());
 
         const auto& d = ctx.site.team_defaults;
         Choice lq = choose(t, t.settings.local_queue, d.local_queue, "localQueue", "default",

@@ -21,6 +21,10 @@ struct Context {
     std::map<std::string, const site::PriorityClass*> priority_classes;
     std::vector<Object> objects;
     bool provenance = true;  // LowerOptions::provenance
+    // lower_site_releasing_quota: the site itself (as `site`), whose teams'
+    // quota amounts lower_teams releases once each team is lowered. Null:
+    // the site is only read.
+    site::Site* releasable = nullptr;
 
     void error(Mark m, std::string msg, std::string rule) { diags.error(site.file, m, std::move(msg), std::move(rule)); }
     void warning(Mark m, std::string msg, std::string rule) {

@@ -74,11 +74,14 @@ void check_duplicate_objects(Context& ctx) {
 
 }  // namespace
 
-std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const LowerOptions& opts) {
+namespace {
+
+// `releasable`: `s` itself when its teams' amounts may be released (Context).
+std::optional<Lowered> lower_into_objects(const site::Site& s, site::Site* releasable, Diagnostics& diags, const LowerOptions& opts) {
     auto target = resolve_target(s, diags, opts);
     if (!target) return std::nullopt;
     std::size_t errors_before = diags.count(Severity::Error);
-    Context ctx{s, diags, *target, {}, {}, {}, {}, {}, opts.provenance};
+    Context ctx{s, diags, *target, {}, {}, {}, {}, {}, opts.provenance, releasable};
     index_unique(ctx, s.topologies, ctx.topologies, "topology");
     index_unique(ctx, s.pools, ctx.pools, "pool");
     index_unique(ctx, s.cohorts, ctx.cohorts, "cohort");
@@ -92,12 +95,16 @@ std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const
     lower::lower_flavors(ctx);
     lower::lower_cohorts(ctx);
     lower::lower_priority_classes(ctx);
+    // Summed before lower_teams may release the amounts; reported in this
+    // pass's place below.
+    Diagnostics share_sums;
+    lower::check_share_sums(ctx, s.teams, share_sums);
     lower::lower_teams(ctx);
     lower::lower_tenant_rbac(ctx);
     lower::lower_hardware_profiles(ctx);
     lower::lower_kueue_operator(ctx);
     lower::lower_kueue_config(ctx);
-    lower::check_share_sums(ctx, s.teams);
+    diags.append(std::move(share_sums));
     lower::apply_patches(ctx);
     lower::add_passthrough(ctx);
     check_duplicate_objects(ctx);
@@ -117,6 +124,16 @@ std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const
         return std::tie(a.wave, a.kind_rank, a.namespace_, a.name) < std::tie(b.wave, b.kind_rank, b.namespace_, b.name);
     });
     return Lowered{std::move(ctx.target), std::move(ctx.objects)};
+}
+
+}  // namespace
+
+std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const LowerOptions& opts) {
+    return lower_into_objects(s, nullptr, diags, opts);
+}
+
+std::optional<Lowered> lower_site_releasing_quota(site::Site& s, Diagnostics& diags, const LowerOptions& opts) {
+    return lower_into_objects(s, &s, diags, opts);
 }
 
 }  // namespace queueforge

@@ -216,7 +216,19 @@ std::vector<ResourceGroup> form_resource_groups(Context& ctx, const std::vector<
     return groups;
 }
 
-void check_share_sums(Context& ctx, const std::vector<site::Team>& teams) {
+void release_amounts(site::Team& t, bool keep_pools) {
+    if (!keep_pools) {
+        std::vector<site::QuotaEntry>().swap(t.quota);
+        return;
+    }
+    for (auto& e : t.quota) {
+        std::vector<site::Amount>().swap(e.nominal);
+        std::vector<site::Amount>().swap(e.borrowing_limit);
+        std::vector<site::Amount>().swap(e.lending_limit);
+    }
+}
+
+void check_share_sums(const Context& ctx, const std::vector<site::Team>& teams, Diagnostics& out) {
     std::map<std::pair<std::string, std::string>, std::int64_t> sums;
     for (const auto& t : teams)
         for (const auto& e : t.quota)
@@ -227,7 +239,7 @@ void check_share_sums(Context& ctx, const std::vector<site::Team>& teams) {
                 std::int64_t after = before + *a.share_micro_pct;
                 sums[key] = after;
                 if (before <= 100000000 && after > 100000000)
-                    ctx.warning(a.mark,
+                    out.warning(ctx.site.file, a.mark,
                                 "shares of " + a.resource + " in pool \"" + e.pool.value + "\" add up to " + pct(after) +
                                     " (more than 100% of the pool) with team \"" + t.name.value + "\"",
                                 "site.share-sum");

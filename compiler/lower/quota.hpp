@@ -45,8 +45,12 @@ bool resource_before(const std::string& a, const std::string& b);
 std::vector<ResourceGroup> form_resource_groups(Context& ctx, const std::vector<site::QuotaEntry>& quota,
                                                 const std::string& owner);
 
-// After every team is lowered: warn where shares of one pool resource add up
-// to more than 100%.
-void check_share_sums(Context& ctx, const std::vector<site::Team>& teams);
+// Frees the amounts of every quota entry of `t`; each entry keeps its pool
+// with `keep_pools`, else the entries go too.
+void release_amounts(site::Team& t, bool keep_pools);
+
+// Warnings into `out` where shares of one pool resource add up to more than
+// 100%.
+void check_share_sums(const Context& ctx, const std::vector<site::Team>& teams, Diagnostics& out);
 
 }  // namespace queueforge::lower

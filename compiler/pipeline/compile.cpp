@@ -6,6 +6,7 @@
 #include <queueforge/base/provenance.hpp>
 #include <queueforge/base/yaml_load.hpp>
 #include <queueforge/checks/rules.hpp>
+#include <queueforge/checks/validate.hpp>
 #include <queueforge/frontend/site_parse.hpp>
 
 #include <filesystem>
@@ -22,6 +23,11 @@ void SourceSet::add(std::string path, std::string text) {
 
 void SourceSet::add(const std::vector<SourceText>& texts) {
     for (const auto& t : texts) add(t.path, t.text);
+}
+
+void SourceSet::add(SourceText text) {
+    auto [it, inserted] = index_.try_emplace(text.path, texts_.size());
+    if (inserted) texts_.push_back(std::move(text));
 }
 
 std::vector<SourceText> SourceSet::release() {
@@ -50,9 +56,13 @@ std::optional<site::Site> read_site(const CompileInputs& in, Compilation& c) {
         c.sources.add(in.path, *in.text);
         s = load_site_text(in.path, *in.text, c.diagnostics, &bases);
     } else {
-        std::string text;
-        s = load_site_file(in.path, c.diagnostics, &text, &bases);
-        c.sources.add(in.path, std::move(text));
+        SourceText src{.path = in.path, .from_file = true};
+        // keep_site: the text is set aside as soon as it is a tree, so that
+        // it is not held beside the tree and the site model read from it.
+        std::function<void(std::string&)> parsed;
+        if (!in.keep_site) parsed = [&src](std::string&) { set_source_aside(src); };
+        s = load_site_file(in.path, c.diagnostics, &src.text, &bases, parsed);
+        c.sources.add(std::move(src));
     }
     c.sources.add(bases);
     return s;
@@ -138,11 +148,29 @@ Compilation compile(const CompileInputs& in) {
     const std::size_t errors = c.diagnostics.count(Severity::Error);
     if (in.prepare) in.prepare(*s, c.diagnostics);
     c.site = std::move(s);
-    if (c.diagnostics.count(Severity::Error) > errors) return c;
-    c.lowered = lower_site(*c.site, c.diagnostics, {.target_override = in.target, .provenance = in.provenance});
-    if (!c.lowered) return c;
+    // Compilation::site as CompileInputs::keep_site asks.
+    auto done = [&]() {
+        if (!in.keep_site) c.site.reset();
+        return std::move(c);
+    };
+    if (c.diagnostics.count(Severity::Error) > errors) return done();
+    const LowerOptions options{.target_override = in.target, .provenance = in.provenance};
+    c.lowered = in.keep_site ? lower_site(*c.site, c.diagnostics, options)
+                             : lower_site_releasing_quota(*c.site, c.diagnostics, options);
+    if (!c.lowered) return done();
     Diagnostics refused;
     check_lowered(*c.site, c.lowered->objects, refused);
+    if (refused.has_errors() && !in.provenance && !in.keep_site) {
+        // The positions need the provenance, and lowering with it the
+        // amounts released: the compilation again, as a caller keeping the
+        // site would have made it.
+        CompileInputs again = in;
+        again.keep_site = true;
+        again.provenance = true;
+        Compilation full = compile(again);
+        full.site.reset();
+        return full;
+    }
     if (refused.has_errors() && !in.provenance) {
         // The positions come from the provenance the first lowering left out.
         Diagnostics again;
@@ -156,13 +184,13 @@ Compilation compile(const CompileInputs& in) {
     if (errors_after_lowering) {
         // Like any other error in the site: nothing is emitted.
         c.lowered.reset();
-        return c;
+        return done();
     }
     if (in.build_model) {
         c.model = model::build_cluster(c.lowered->objects);
         c.kueue_config = model::build_kueue_config(c.lowered->objects, in.path);
     }
-    return c;
+    return done();
 }
 
 std::optional<Lowered> compile_site(const std::string& path, const std::string& text, Diagnostics& diags,

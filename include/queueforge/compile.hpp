@@ -29,6 +29,7 @@ class SourceSet {
 public:
     void add(std::string path, std::string text);
     void add(const std::vector<SourceText>& texts);
+    void add(SourceText text);
     const SourceText* find(const std::string& path) const;
     // In the order first added: what render_text and the report formats take.
     const std::vector<SourceText>& texts() const { return texts_; }
@@ -62,6 +63,13 @@ struct CompileInputs {
     // were written: the site is lowered again, with provenance, when there
     // are any.
     bool provenance = true;
+    // False for a caller that uses only the objects and the findings (build):
+    // the site's quota is released as it is lowered
+    // (lower_site_releasing_quota), Compilation::site is left empty, and the
+    // site file's text is set aside (set_source_aside), to be read again by
+    // restore_sources for the report. A large site's model, text and
+    // lowered objects are then not held at once.
+    bool keep_site = true;
 };
 
 struct Compilation {

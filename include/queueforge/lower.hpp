@@ -31,6 +31,16 @@ struct Lowered {
 
 std::optional<Lowered> lower_site(const site::Site& s, Diagnostics& diags, const LowerOptions& opts = {});
 
+// lower_site for a caller that needs the site no more once it is lowered
+// (build): each team's quota amounts are released as soon as its
+// ClusterQueue is lowered, so that a large site's quota and the resource
+// groups lowered from it are not held at once (10,000 teams x 20 pools:
+// 130 MB of amounts beside 180 MB of resource groups). The same objects and
+// findings as lower_site; `s` is left without the teams' amounts (each quota
+// entry keeps its pool when the site has hardware profiles, which read them;
+// else the entries go too).
+std::optional<Lowered> lower_site_releasing_quota(site::Site& s, Diagnostics& diags, const LowerOptions& opts = {});
+
 // One v1 Node per pool with nodes and allocatable (named "<pool>.pool",
 // labelled like the pool, allocatable = nodes x per-node allocatable),
 // appended to `out`: what cluster-dump checks (capacity, policies) read.

@@ -5,6 +5,7 @@
 #include <queueforge/backends/html_report.hpp>
 #include <queueforge/checks/validate.hpp>
 #include <queueforge/compile.hpp>
+#include <queueforge/frontend/site_parse.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -257,4 +258,123 @@ TEST_CASE("compile: the report compiles the site once and shows each finding onc
     CHECK(std::count_if(sources.begin(), sources.end(), [&](const SourceText& s) {
               return s.path == (tmp.path / "queueforge-site.yaml").string();
           }) == 1);
+}
+
+namespace {
+
+// Three teams sharing a pool by shares that add up to 120% (a site.share-sum
+// warning after the teams' own findings), one with a borrowing limit in a
+// cohort; with `profiles`, a Queue HardwareProfile per team and GPU pool.
+std::string releasing_site(const std::string& profiles) {
+    return R"(apiVersion: queueforge.io/v1alpha1
+kind: Site
+metadata:
+  name: t
+spec:
+  target: rhoai-3.5
+  priorityClasses: [{name: high, value: 1000}]
+  pools:
+    - name: a100
+      nodes: 4
+      allocatable: {cpu: 96, memory: 1000Gi, nvidia.com/gpu: 8}
+    - name: cpu
+      nodes: 10
+      allocatable: {cpu: 64, memory: 256Gi}
+  cohorts: [{name: all}]
+  teams:
+    - name: a
+      cohort: all
+      namespaces: [a]
+      quota:
+        - {pool: a100, nominal: {cpu: 50%, nvidia.com/gpu: 60%}, borrowingLimit: {nvidia.com/gpu: 4}}
+        - {pool: cpu, nominal: {cpu: 8, memory: 32Gi}}
+    - name: b
+      namespaces: [b]
+      quota: [{pool: a100, nominal: {cpu: 50%, nvidia.com/gpu: 60%}}]
+    - name: c
+      namespaces: [c]
+      quota: [{pool: cpu, nominal: {cpu: 8}}]
+)" + profiles;
+}
+
+}  // namespace
+
+TEST_CASE("compile: a site not kept is lowered to the same objects and findings while its quota and text are let go",
+          "[compile]") {
+    for (const std::string profiles : {std::string(), std::string("  hardwareProfiles: {perTeamAndPool: true, priorityClass: high}\n")}) {
+        INFO(profiles);
+        qf_test::TempDir tmp;
+        const std::string path = (tmp.path / "queueforge-site.yaml").string();
+        const std::string text = releasing_site(profiles);
+        qf_test::write_text(path, text);
+        for (const bool provenance : {true, false}) {
+            INFO("provenance " << provenance);
+            Compilation kept = compile({.path = path, .provenance = provenance});
+            Compilation let_go = compile({.path = path, .provenance = provenance, .keep_site = false});
+            REQUIRE(kept.lowered);
+            REQUIRE(let_go.lowered);
+            CHECK(kept.site);
+            CHECK_FALSE(let_go.site);
+            CHECK(count_with(kept.diagnostics, "site.share-sum") == 1);
+            // The same findings in the same order, the share sums included.
+            CHECK(qf_test::messages(let_go.diagnostics) == qf_test::messages(kept.diagnostics));
+            REQUIRE(let_go.lowered->objects.size() == kept.lowered->objects.size());
+            for (std::size_t i = 0; i < kept.objects().size(); ++i) {
+                CHECK(let_go.objects()[i].doc.same_as(kept.objects()[i].doc));
+                CHECK(let_go.objects()[i].provenance.size() == kept.objects()[i].provenance.size());
+            }
+            CHECK(render_stream(let_go.objects(), "") == render_stream(kept.objects(), ""));
+            if (!profiles.empty()) CHECK(render_stream(let_go.objects(), "").find("kind: HardwareProfile") != std::string::npos);
+
+            // The text is set aside, not lost: read again for the report.
+            REQUIRE(let_go.sources.texts().size() == 1);
+            std::vector<SourceText> sources = let_go.sources.release();
+            CHECK(sources[0].text.empty());
+            CHECK(sources[0].set_aside);
+            restore_sources(sources);
+            CHECK(sources[0].text == text);
+        }
+    }
+}
+
+TEST_CASE("compile: lowering that releases the quota leaves the site without its teams' amounts", "[compile]") {
+    for (const bool profiles : {false, true}) {
+        Diagnostics parsed;
+        auto s = load_site_text("site.yaml", releasing_site(profiles ? "  hardwareProfiles: {perTeamAndPool: true}\n" : ""), parsed);
+        REQUIRE(s);
+        Diagnostics d1, d2;
+        auto read_only = lower_site(*s, d1);
+        REQUIRE(s->teams[0].quota.size() == 2);
+        CHECK(s->teams[0].quota[0].nominal.size() == 2);
+        auto released = lower_site_releasing_quota(*s, d2);
+        REQUIRE(read_only);
+        REQUIRE(released);
+        CHECK(qf_test::messages(d1) == qf_test::messages(d2));
+        REQUIRE(read_only->objects.size() == released->objects.size());
+        for (std::size_t i = 0; i < released->objects.size(); ++i) CHECK(released->objects[i].doc.same_as(read_only->objects[i].doc));
+        for (const auto& t : s->teams) {
+            // The hardware profiles pass reads each team's pools; nothing reads the amounts.
+            CHECK(t.quota.size() == (profiles ? (t.name.value == "a" ? 2u : 1u) : 0u));
+            for (const auto& q : t.quota) {
+                CHECK_FALSE(q.pool.value.empty());
+                CHECK(q.nominal.empty());
+                CHECK(q.borrowing_limit.empty());
+            }
+        }
+    }
+}
+
+TEST_CASE("compile: a site not kept and refused after lowering reports as a kept one does, at its site lines", "[compile]") {
+    qf_test::TempDir tmp;
+    const std::string path = (tmp.path / "queueforge-site.yaml").string();
+    qf_test::write_text(path, kLendingAboveNominal);
+    for (const bool provenance : {true, false}) {
+        Compilation kept = compile({.path = path, .provenance = provenance});
+        Compilation let_go = compile({.path = path, .provenance = provenance, .keep_site = false});
+        CHECK_FALSE(let_go.lowered);
+        CHECK_FALSE(let_go.site);
+        REQUIRE(count_with(let_go.diagnostics, "V31") == 1);
+        CHECK(first_with(let_go.diagnostics, "V31")->mark.line == 19);
+        CHECK(qf_test::messages(let_go.diagnostics) == qf_test::messages(kept.diagnostics));
+    }
 }

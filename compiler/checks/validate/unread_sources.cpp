@@ -37,13 +37,21 @@ void release_unread_sources(LoadedResources& input) {
     release_unread(input, [](SourceText& src) { std::string().swap(src.text); });
 }
 
-void set_sources_aside(LoadedResources& input) {
-    release_unread(input, [](SourceText& src) {
-        std::error_code ec;
-        if (!src.from_file || !std::filesystem::is_regular_file(src.path, ec)) return;  // stdin, a pipe: not read twice
-        src.set_aside = stamp_of(src.text);
-        std::string().swap(src.text);
-    });
+namespace {
+
+void set_aside(SourceText& src) {
+    std::error_code ec;
+    if (!src.from_file || !std::filesystem::is_regular_file(src.path, ec)) return;  // stdin, a pipe: not read twice
+    src.set_aside = stamp_of(src.text);
+    std::string().swap(src.text);
+}
+
+}  // namespace
+
+void set_sources_aside(LoadedResources& input) { release_unread(input, set_aside); }
+
+void set_source_aside(SourceText& src) {
+    if (!gate::may_hold_suppressions(src.text)) set_aside(src);
 }
 
 void restore_sources(std::vector<SourceText>& sources) {

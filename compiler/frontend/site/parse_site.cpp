@@ -82,8 +82,11 @@ void read_dsc(const Reader& r, const Node& n, DataScienceCluster& d) {
                 d.default_cluster_queue_name);
 }
 
+// `release`, when not null, is `n` itself, which the caller owns and needs no
+// more: each item's tree is freed once it is read, so that a large list's
+// tree and the model read from it are not held at once.
 template <class T, class F>
-void read_list(const Reader& r, const Node* n, const char* what, std::vector<T>& out, F read_one) {
+void read_list(const Reader& r, const Node* n, const char* what, std::vector<T>& out, F read_one, Node* release = nullptr) {
     if (!n || !r.expect_seq(*n, what)) return;
     // Sized once: a site of 10,000 teams keeps its model while it is lowered.
     out.reserve(out.size() + n->items().size());
@@ -91,12 +94,13 @@ void read_list(const Reader& r, const Node* n, const char* what, std::vector<T>&
         T item;
         std::string label = std::string(what) + "[" + std::to_string(i) + "]";
         if (read_one(r, n->items()[i], label, item)) out.push_back(std::move(item));
+        if (release) release->items()[i] = Node();
     }
 }
 
-}  // namespace
-
-std::optional<Site> parse_site(const Node& root, const std::string& file, Diagnostics& diags) {
+// parse_site; `owned`, when not null, is `root` itself, owned by the caller
+// and needed no more once read: the teams' trees are freed as they are read.
+std::optional<Site> read_site_model(const Node& root, Node* owned, const std::string& file, Diagnostics& diags) {
     Reader r{file, diags};
     std::size_t errors_before = diags.count(Severity::Error);
     Site s;
@@ -144,7 +148,8 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
     read_list(r, spec->find("pools"), "spec.pools", s.pools, read_pool);
     read_list(r, spec->find("cohorts"), "spec.cohorts", s.cohorts, read_cohort);
     read_list(r, spec->find("priorityClasses"), "spec.priorityClasses", s.priority_classes, read_priority_class);
-    read_list(r, spec->find("teams"), "spec.teams", s.teams, read_team);
+    Node* owned_teams = owned && owned->find("spec") ? owned->find("spec")->find("teams") : nullptr;
+    read_list(r, spec->find("teams"), "spec.teams", s.teams, read_team, owned_teams);
     read_list(r, spec->find("workloads"), "spec.workloads", s.workloads, read_workload);
     read_list(r, spec->find("patches"), "spec.patches", s.patches, read_patch);
     read_list(r, spec->find("passthrough"), "spec.passthrough", s.passthrough, read_passthrough);
@@ -156,8 +161,6 @@ std::optional<Site> parse_site(const Node& root, const std::string& file, Diagno
     if (diags.count(Severity::Error) > errors_before) return std::nullopt;
     return s;
 }
-
-namespace {
 
 // The one document of a site file's text, or nullopt with an error.
 std::optional<Node> one_document(const std::string& path, const std::string& text, Diagnostics& diags) {
@@ -174,7 +177,15 @@ std::optional<Node> one_document(const std::string& path, const std::string& tex
     return std::move(docs[0].root);
 }
 
+// load_site_document; `owned` as for read_site_model.
+std::optional<Site> load_document(const Node& root, Node* owned, const std::string& path, Diagnostics& diags,
+                                  std::vector<SourceText>* base_sources);
+
 }  // namespace
+
+std::optional<Site> parse_site(const Node& root, const std::string& file, Diagnostics& diags) {
+    return read_site_model(root, nullptr, file, diags);
+}
 
 std::optional<Site> parse_site_text(const std::string& path, const std::string& text, Diagnostics& diags) {
     auto root = one_document(path, text, diags);
@@ -184,6 +195,13 @@ std::optional<Site> parse_site_text(const std::string& path, const std::string& 
 
 std::optional<Site> load_site_document(const Node& root, const std::string& path, Diagnostics& diags,
                                        std::vector<SourceText>* base_sources) {
+    return load_document(root, nullptr, path, diags, base_sources);
+}
+
+namespace {
+
+std::optional<Site> load_document(const Node& root, Node* owned, const std::string& path, Diagnostics& diags,
+                                  std::vector<SourceText>* base_sources) {
     if (const Node* kind = root.is_map() ? root.find("kind") : nullptr;
         kind && kind->is_scalar() && kind->text() == site::kBaseKind) {
         diags.error(path, kind->mark(),
@@ -201,7 +219,7 @@ std::optional<Site> load_site_document(const Node& root, const std::string& path
         if (base_sources) base_sources->insert(base_sources->end(), bases.begin(), bases.end());
         if (!merged) return std::nullopt;
     }
-    auto s = parse_site(merged ? *merged : root, path, diags);
+    auto s = merged ? read_site_model(*merged, &*merged, path, diags) : read_site_model(root, owned, path, diags);
     if (!s) return std::nullopt;
     s->inputs.push_back(path);
     for (const auto& b : bases)
@@ -217,22 +235,26 @@ std::optional<Site> load_site_document(const Node& root, const std::string& path
     return s;
 }
 
+}  // namespace
+
 std::optional<Site> load_site_file(const std::string& path, Diagnostics& diags, std::string* text_out,
-                                   std::vector<SourceText>* base_sources) {
+                                   std::vector<SourceText>* base_sources,
+                                   const std::function<void(std::string&)>& parsed) {
     // The caller's string when it keeps the text: a large site is not held twice.
     std::string own;
     std::string& text = text_out ? *text_out : own;
     if (!read_file_limited(path, text, diags)) return std::nullopt;
     auto root = one_document(path, text, diags);
     if (!root) return std::nullopt;
-    return load_site_document(*root, path, diags, base_sources);
+    if (parsed) parsed(text);
+    return load_document(*root, &*root, path, diags, base_sources);
 }
 
 std::optional<Site> load_site_text(const std::string& path, const std::string& text, Diagnostics& diags,
                                    std::vector<SourceText>* base_sources) {
     auto root = one_document(path, text, diags);
     if (!root) return std::nullopt;
-    return load_site_document(*root, path, diags, base_sources);
+    return load_document(*root, &*root, path, diags, base_sources);
 }
 
 std::vector<SourceText> site_sources(const std::string& path, std::string text, std::vector<SourceText> bases) {

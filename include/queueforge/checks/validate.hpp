@@ -98,5 +98,8 @@ void release_unread_sources(LoadedResources& input);
 // keep their texts.
 void set_sources_aside(LoadedResources& input);
 void restore_sources(std::vector<SourceText>& sources);
+// One text set aside like that (compile.hpp, CompileInputs::keep_site), when
+// it was read from a regular file and may hold no suppression.
+void set_source_aside(SourceText& src);
 
 }  // namespace queueforge

@@ -7,6 +7,7 @@
 #include <queueforge/base/yaml_load.hpp>
 #include <queueforge/frontend/manifests.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,9 +33,13 @@ std::optional<site::Site> parse_site_text(const std::string& path, const std::st
 // read (path as findings name it, text), also when loading fails, so that a
 // finding in a base renders with its line. Site::inputs lists every file
 // read. A file of kind SiteBase is refused: a base is never built alone.
+// `parsed`, when given, gets the text once it is parsed into a tree, before
+// the site model is read from the tree (a caller that sets a large text
+// aside until its report: compile.hpp, CompileInputs::keep_site).
 std::optional<site::Site> load_site_file(const std::string& path, Diagnostics& diags,
                                          std::string* text_out = nullptr,
-                                         std::vector<SourceText>* base_sources = nullptr);
+                                         std::vector<SourceText>* base_sources = nullptr,
+                                         const std::function<void(std::string&)>& parsed = {});
 
 // load_site_file for a site document already read from `path` (a site among
 // the resources a command loaded): its bases merged, then parsed.

@@ -1,0 +1,66 @@
+// Peak memory of the CLI as users run it (issue 15, item 4): the process's
+// own maximum resident set (wait4), for the inputs the scaling benchmarks
+// double (bench/scaling_build_bench.cpp). The sanitizers' shadow memory
+// multiplies every figure, so the bounds apply to plain builds only.
+#include "../../bench/site_generator.hpp"
+#include "test_util.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cerrno>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+extern char** environ;
+
+namespace {
+
+struct Peak {
+    int exit = -1;
+    long kib = 0;  // ru_maxrss
+};
+
+// Runs the CLI with `args`, output to /dev/null, and reads its peak.
+Peak run_measured(std::vector<std::string> args) {
+    args.insert(args.begin(), QF_BINARY);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, QF_BINARY, &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    REQUIRE(rc == 0);
+    int status = 0;
+    rusage usage{};
+    while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+    }
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, usage.ru_maxrss};
+}
+
+}  // namespace
+
+TEST_CASE("memory: build of 10,000 teams x 20 pools peaks under 300 MiB", "[memory][slow]") {
+#if defined(__SANITIZE_ADDRESS__) || defined(QF_SANITIZED)
+    WARN("skipped: peak memory is not bounded under the sanitizers");
+    return;
+#endif
+    qf_test::TempDir tmp;
+    const auto site = tmp.path / "queueforge-site.yaml";
+    qf_test::write_text(site, qf_bench::generate_site(10000, 20));
+    // The site and its lowered objects were held at once: 434 MiB.
+    const Peak stream = run_measured({"build", site.string()});
+    CHECK(stream.exit == 0);
+    CHECK(stream.kib < 300 * 1024);
+    const Peak folder = run_measured({"build", site.string(), "-o", (tmp.path / "rendered").string()});
+    CHECK(folder.exit == 0);
+    CHECK(folder.kib < 300 * 1024);
+}
