@@ -3,6 +3,7 @@
 // files survive, and the staging folders of killed runs are removed by the
 // next run and never read by validate.
 #include "../../bench/site_generator.hpp"
+#include "spawn_cli.hpp"
 #include "test_util.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,11 +15,8 @@
 #include <thread>
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 using namespace queueforge;
 namespace fs = std::filesystem;
@@ -47,24 +45,6 @@ std::vector<std::string> staging_leftovers(const fs::path& out) {
     return found;
 }
 
-
-// The queueforge binary started with `args`, its output thrown away.
-pid_t spawn_cli(const std::vector<std::string>& args) {
-    std::vector<std::string> argv_s{QF_BINARY};
-    argv_s.insert(argv_s.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : argv_s) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid = -1;
-    const int rc = posix_spawn(&pid, QF_BINARY, &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    REQUIRE(rc == 0);
-    return pid;
-}
 
 int wait_status(pid_t pid) {
     int status = 0;
@@ -247,7 +227,7 @@ TEST_CASE("emit: Ctrl-C (SIGINT) or SIGTERM during build -o removes the staging 
         const int sig = run % 2 ? SIGTERM : SIGINT;
         auto args = f.build_args();
         if (run % 4 >= 2) args.pop_back();  // with the header: back to the old render
-        const pid_t pid = spawn_cli(args);
+        const pid_t pid = qf_test::spawn_cli(args);
         std::this_thread::sleep_for(std::chrono::duration<double>(at(rng)));
         ::kill(pid, sig);
         const int status = wait_status(pid);
@@ -266,7 +246,7 @@ TEST_CASE("emit: Ctrl-C (SIGINT) or SIGTERM during build -o removes the staging 
     for (const int sig : {SIGINT, SIGTERM}) {
         REQUIRE(qf_test::run_cli(f.build_args_text(f.out, /*old_render=*/true)).exit == 0);
         REQUIRE(f.state() == "old");
-        const pid_t pid = spawn_cli(f.build_args());
+        const pid_t pid = qf_test::spawn_cli(f.build_args());
         auto staging_seen = [&] {
             for (const auto& e : fs::directory_iterator(f.out.parent_path()))
                 if (e.path().filename().string().starts_with(".rendered.queueforge-tmp-")) return true;
@@ -295,7 +275,7 @@ TEST_CASE("emit: kill -9 at random moments of build -o never leaves the output f
         // Alternate the two renders, so both directions of the switch are hit.
         auto args = f.build_args();
         if (run % 2) args.pop_back();  // with the header: back to the old render
-        const pid_t pid = spawn_cli(args);
+        const pid_t pid = qf_test::spawn_cli(args);
         std::this_thread::sleep_for(std::chrono::duration<double>(at(rng)));
         ::kill(pid, SIGKILL);
         wait_status(pid);

@@ -3,6 +3,7 @@
 // double (bench/scaling_build_bench.cpp). The sanitizers' shadow memory
 // multiplies every figure, so the bounds apply to plain builds only.
 #include "../../bench/site_generator.hpp"
+#include "spawn_cli.hpp"
 #include "test_util.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,12 +12,8 @@
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-
-extern char** environ;
 
 namespace {
 
@@ -26,19 +23,8 @@ struct Peak {
 };
 
 // Runs the CLI with `args`, output to /dev/null, and reads its peak.
-Peak run_measured(std::vector<std::string> args) {
-    args.insert(args.begin(), QF_BINARY);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid = -1;
-    const int rc = posix_spawn(&pid, QF_BINARY, &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    REQUIRE(rc == 0);
+Peak run_measured(const std::vector<std::string>& args) {
+    const pid_t pid = qf_test::spawn_cli(args);
     int status = 0;
     rusage usage{};
     while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
