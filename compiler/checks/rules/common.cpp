@@ -4,9 +4,11 @@
 
 namespace queueforge::rules::detail {
 
-std::string api_group(std::string_view api_version) {
+std::string api_group(std::string_view api_version) { return std::string(api_group_view(api_version)); }
+
+std::string_view api_group_view(std::string_view api_version) {
     auto slash = api_version.find('/');
-    return slash == std::string_view::npos ? std::string() : std::string(api_version.substr(0, slash));
+    return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
 }
 
 std::string api_version_of(std::string_view api_version) {

@@ -33,6 +33,7 @@ using queueforge::present;
 using queueforge::text;
 
 std::string api_group(std::string_view api_version);    // "kueue.x-k8s.io" ("" for core "v1")
+std::string_view api_group_view(std::string_view api_version);  // the same, a view into `api_version`
 std::string api_version_of(std::string_view api_version);  // "v1beta2"
 bool is_kueue(const Resource& r);
 

@@ -4,7 +4,7 @@
 
 namespace queueforge::rules::detail {
 
-std::vector<std::string> Inventory::names(const std::map<std::string, const Resource*>& m) const {
+std::vector<std::string> Inventory::names(const ByName& m) const {
     std::vector<std::string> out;
     for (const auto& [n, _] : m) out.push_back(n);
     return out;
@@ -13,8 +13,8 @@ std::vector<std::string> Inventory::names(const std::map<std::string, const Reso
 Inventory build_inventory(const std::vector<Resource>& resources) {
     Inventory inv;
     for (const auto& r : resources) {
-        const std::string group = api_group(r.ref.api_version);
-        const std::string& kind = r.ref.kind;
+        const std::string_view group = api_group_view(r.ref.api_version);
+        const std::string_view kind = r.ref.kind;
         if (group == kKueueGroup) {
             if (kind == "ResourceFlavor") {
                 inv.flavors.push_back(&r);

@@ -14,9 +14,12 @@ namespace queueforge::rules::detail {
 struct Inventory {
     std::vector<const Resource*> flavors, cluster_queues, cohorts, local_queues, namespaces, nodes, dscs;
     std::vector<const Resource*> hardware_profiles;  // infrastructure.opendatahub.io
-    std::map<std::string, const Resource*> flavor_by_name, cq_by_name, cohort_by_name, namespace_by_name;
+    // Found by any string type (std::less<>): a lookup by a tree's text or a
+    // reference's view makes no std::string.
+    using ByName = std::map<std::string, const Resource*, std::less<>>;
+    ByName flavor_by_name, cq_by_name, cohort_by_name, namespace_by_name;
 
-    std::vector<std::string> names(const std::map<std::string, const Resource*>& m) const;
+    std::vector<std::string> names(const ByName& m) const;
 };
 
 Inventory build_inventory(const std::vector<Resource>& resources);

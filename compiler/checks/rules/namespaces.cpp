@@ -30,10 +30,10 @@ void check_selector_presence(const Resource& cq, Diagnostics& diags) {
 }
 
 void check_local_queue_namespace(const Inventory& inv, const Resource& lq, Diagnostics& diags) {
-    const std::string& ns = lq.ref.namespace_;
+    const std::string_view ns = lq.ref.namespace_;
     const Node* cq_name = present(present(&lq.doc, "spec"), "clusterQueue");
     if (ns.empty() || !is_text(cq_name)) return;  // namespace unknown until applied
-    auto cq = inv.cq_by_name.find(cq_name->text());
+    auto cq = inv.cq_by_name.find(cq_name->text().view());
     if (cq == inv.cq_by_name.end()) return;
     const Node* sel = present(present(&cq->second->doc, "spec"), "namespaceSelector");
     if (!sel || selector_is_empty(*sel)) return;  // no selector is reported on the ClusterQueue itself
@@ -47,10 +47,10 @@ void check_local_queue_namespace(const Inventory& inv, const Resource& lq, Diagn
     auto match = selector_matches(*sel, labels);
     if (!match || *match) return;  // an invalid selector is V32 on the ClusterQueue
     std::string basis = known ? "its labels are " + describe_labels(labels)
-                              : "Namespace " + ns + " is not in the input, so only its automatic label " +
-                                    std::string(kNameLabel) + "=" + ns + " was checked";
+                              : "Namespace " + std::string(ns) + " is not in the input, so only its automatic label " +
+                                    std::string(kNameLabel) + "=" + std::string(ns) + " was checked";
     Reporter{lq, diags}.warning("xref.namespace-mismatch", cq_name, "spec.clusterQueue",
-                                "ClusterQueue " + cq_name->text() + "'s namespaceSelector does not match namespace " + ns +
+                                "ClusterQueue " + cq_name->text() + "'s namespaceSelector does not match namespace " + std::string(ns) +
                                     " (" + basis + "): Kueue keeps this LocalQueue's workloads pending "
                                     "(\"workload namespace doesn't match ClusterQueue selector\")");
 }
