@@ -40,11 +40,15 @@ fi
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# A folder already configured for fuzzing is built as it is: CI's sanitizer
+# build (.ci/run) has the fuzz targets beside the tests, with these flags.
 # -O1 with line tables is libFuzzer's usual trade-off between build time,
 # execution speed and readable stack traces.
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
-  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" \
-  -DQUEUEFORGE_FUZZ=ON -DQUEUEFORGE_TESTS=OFF -DQUEUEFORGE_BENCH=OFF >/dev/null
+if ! grep -qx "QUEUEFORGE_FUZZ:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null; then
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
+    -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" \
+    -DQUEUEFORGE_FUZZ=ON -DQUEUEFORGE_TESTS=OFF -DQUEUEFORGE_BENCH=OFF >/dev/null
+fi
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 seeds="$build/seeds"

@@ -80,8 +80,11 @@ TEST_CASE("layering: no stage includes a later stage of the pipeline", "[archite
     const fs::path src = QF_SOURCE_DIR;
     std::vector<Breach> all = breaches_under(src / "compiler");
     for (auto& b : breaches_under(src / "include" / "queueforge")) all.push_back(std::move(b));
-    for (const auto& [file, include] : kKnown) {
-        auto it = std::find_if(all.begin(), all.end(), [&](const Breach& b) { return b.file == file && b.include == include; });
+    for (const auto& known : kKnown) {
+        const auto& [file, include] = known;
+        // Named again for the lambda: clang before 16 cannot capture a structured binding.
+        auto it = std::find_if(all.begin(), all.end(),
+                               [&, f = file, i = include](const Breach& b) { return b.file == f && b.include == i; });
         INFO(file << " no longer includes " << include << ": remove it from kKnown");
         CHECK(it != all.end());
         if (it != all.end()) all.erase(it);

@@ -181,7 +181,7 @@ TEST_CASE("vap fields: messages, reasons and validationActions as validation.go 
         // (A blank messageExpression is also reported as a CEL syntax error.)
         auto e = with_rule(d, "policy.invalid");
         REQUIRE_FALSE(e.empty());
-        auto it = std::find_if(e.begin(), e.end(), [&](const Diagnostic& x) { return x.message == message; });
+        auto it = std::find_if(e.begin(), e.end(), [&, m = message](const Diagnostic& x) { return x.message == m; });
         REQUIRE(it != e.end());
         CHECK(it->mark.line == 8);
         CHECK(with_rule(d, "p").empty());
