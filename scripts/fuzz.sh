@@ -14,7 +14,12 @@
 # belongs in a Catch2 regression test. Environment: FUZZ_JOBS (parallel
 # processes per target, default 1), FUZZ_BUILD_DIR (default build-fuzz),
 # FUZZ_RUNS (stop a target after this many executions, if that comes before
-# SECONDS: a long run by executions, e.g. FUZZ_RUNS=10000000).
+# SECONDS: a long run by executions, e.g. FUZZ_RUNS=10000000),
+# FUZZ_SANITIZERS (those of a new build folder, default address,undefined;
+# "undefined" alone runs several times faster: give it its own
+# FUZZ_BUILD_DIR), FUZZ_FLAGS (more libFuzzer flags: for a long run by
+# executions, "-entropic=0 -max_len=4096": the entropic schedule's
+# bookkeeping was two thirds of fuzz_runai's time, and a later -max_len wins).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$(pwd)"
@@ -22,8 +27,10 @@ target="${1:-all}"
 seconds="${2:-60}"
 build="${FUZZ_BUILD_DIR:-build-fuzz}"
 jobs="${FUZZ_JOBS:-1}"
+sanitizers="${FUZZ_SANITIZERS:-address,undefined}"
 runs_limit=()
 [ -n "${FUZZ_RUNS:-}" ] && runs_limit=(-runs="$FUZZ_RUNS")
+read -r -a extra_flags <<<"${FUZZ_FLAGS:-}"
 
 if ! command -v clang++ >/dev/null; then
   echo "fuzz.sh: clang++ not found (scripts/setup.sh installs it)" >&2
@@ -47,7 +54,7 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 if ! grep -qx "QUEUEFORGE_FUZZ:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null; then
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
     -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" \
-    -DQUEUEFORGE_FUZZ=ON -DQUEUEFORGE_TESTS=OFF -DQUEUEFORGE_BENCH=OFF >/dev/null
+    -DQUEUEFORGE_FUZZ=ON -DQUEUEFORGE_FUZZ_SANITIZERS="$sanitizers" -DQUEUEFORGE_TESTS=OFF -DQUEUEFORGE_BENCH=OFF >/dev/null
 fi
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 
@@ -77,10 +84,10 @@ for t in "${targets[@]}"; do
   if [ "$jobs" -gt 1 ]; then
     "$build/fuzz/fuzz_$t" "$corpus" "$seeds/$t" "${dict[@]}" -max_total_time="$seconds" "${runs_limit[@]}" -timeout=10 \
       -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$findings/" -print_final_stats=1 \
-      -jobs="$jobs" -workers="$jobs" >"$log" 2>&1
+      -jobs="$jobs" -workers="$jobs" "${extra_flags[@]}" >"$log" 2>&1
   else
     "$build/fuzz/fuzz_$t" "$corpus" "$seeds/$t" "${dict[@]}" -max_total_time="$seconds" "${runs_limit[@]}" -timeout=10 \
-      -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$findings/" -print_final_stats=1 >"$log" 2>&1
+      -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$findings/" -print_final_stats=1 "${extra_flags[@]}" >"$log" 2>&1
   fi
   rc=$?
   set -e
