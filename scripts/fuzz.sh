@@ -13,7 +13,8 @@
 # when any target found something, with the inputs listed; each such input
 # belongs in a Catch2 regression test. Environment: FUZZ_JOBS (parallel
 # processes per target, default 1), FUZZ_BUILD_DIR (default build-fuzz),
-# FUZZ_RUNS (stop a target after this many executions, if that comes before
+# FUZZ_PARALLEL (targets run side by side, default 1; CI gives the number of
+# processors), FUZZ_RUNS (stop a target after this many executions, if that comes before
 # SECONDS: a long run by executions, e.g. FUZZ_RUNS=10000000),
 # FUZZ_SANITIZERS (those of a new build folder, default address,undefined;
 # "undefined" alone runs several times faster: give it its own
@@ -64,8 +65,11 @@ bash fuzz/seeds.sh "$seeds" 2>/dev/null
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-status=0
-for t in "${targets[@]}"; do
+# One target's run and what it found; its result lands in
+# findings/<target>.status (1: something found), which lets targets run side
+# by side.
+fuzz_one() {
+  local t="$1" corpus findings dict log earlier rc runs timeouts_set_aside unit started f
   corpus="$build/corpus/$t"
   findings="$build/findings/$t"
   mkdir -p "$corpus" "$findings"
@@ -126,9 +130,30 @@ for t in "${targets[@]}"; do
         echo "$f" >&2
       fi
     done
-    status=1
+    echo 1 >"$build/findings/$t.status"
+    return 0
   else
     echo "fuzz_$t: $runs executions, nothing found" >&2
   fi
+  echo 0 >"$build/findings/$t.status"
+}
+
+# FUZZ_PARALLEL targets at a time (not with FUZZ_JOBS, whose workers write
+# their logs into the working folder).
+parallel="${FUZZ_PARALLEL:-1}"
+[ "$jobs" -gt 1 ] && parallel=1
+for t in "${targets[@]}"; do
+  rm -f "$build/findings/$t.status"
+  if [ "$parallel" -gt 1 ]; then
+    while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+    fuzz_one "$t" &
+  else
+    fuzz_one "$t"
+  fi
+done
+wait
+status=0
+for t in "${targets[@]}"; do
+  [ "$(cat "$build/findings/$t.status" 2>/dev/null)" = 0 ] || status=1
 done
 exit "$status"
