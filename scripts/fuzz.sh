@@ -13,9 +13,10 @@
 # when any target found something, with the inputs listed; each such input
 # belongs in a Catch2 regression test. Environment: FUZZ_JOBS (parallel
 # processes per target, default 1), FUZZ_BUILD_DIR (default build-fuzz),
-# FUZZ_PARALLEL (targets run side by side, default 1; CI gives the number of
-# processors), FUZZ_RUNS (stop a target after this many executions, if that comes before
-# SECONDS: a long run by executions, e.g. FUZZ_RUNS=10000000),
+# FUZZ_PARALLEL (targets run side by side, default 1; CI gives the number
+# of processors), FUZZ_RUNS (stop a target after this many executions, if
+# that comes before SECONDS: a long run by executions, e.g.
+# FUZZ_RUNS=10000000),
 # FUZZ_SANITIZERS (those of a new build folder, default address,undefined;
 # "undefined" alone runs several times faster: give it its own
 # FUZZ_BUILD_DIR), FUZZ_FLAGS (more libFuzzer flags: for a long run by
