@@ -33,6 +33,8 @@ sanitizers="${FUZZ_SANITIZERS:-address,undefined}"
 runs_limit=()
 [ -n "${FUZZ_RUNS:-}" ] && runs_limit=(-runs="$FUZZ_RUNS")
 read -r -a extra_flags <<<"${FUZZ_FLAGS:-}"
+job_flags=()
+[ "$jobs" -gt 1 ] && job_flags=(-jobs="$jobs" -workers="$jobs")
 
 if ! command -v clang++ >/dev/null; then
   echo "fuzz.sh: clang++ not found (scripts/setup.sh installs it)" >&2
@@ -86,14 +88,9 @@ fuzz_one() {
   mapfile -t earlier < <(ls -A "$findings")
   echo "== fuzz_$t: ${seconds}s x ${jobs} job(s)" >&2
   set +e
-  if [ "$jobs" -gt 1 ]; then
-    "$build/fuzz/fuzz_$t" "$corpus" "$seeds/$t" "${dict[@]}" -max_total_time="$seconds" "${runs_limit[@]}" -timeout=10 \
-      -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$findings/" -print_final_stats=1 \
-      -jobs="$jobs" -workers="$jobs" "${extra_flags[@]}" >"$log" 2>&1
-  else
-    "$build/fuzz/fuzz_$t" "$corpus" "$seeds/$t" "${dict[@]}" -max_total_time="$seconds" "${runs_limit[@]}" -timeout=10 \
-      -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$findings/" -print_final_stats=1 "${extra_flags[@]}" >"$log" 2>&1
-  fi
+  "$build/fuzz/fuzz_$t" "$corpus" "$seeds/$t" "${dict[@]}" -max_total_time="$seconds" "${runs_limit[@]}" -timeout=10 \
+    -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$findings/" -print_final_stats=1 \
+    "${job_flags[@]}" "${extra_flags[@]}" >"$log" 2>&1
   rc=$?
   set -e
   runs=$( (grep -h "^stat::number_of_executed_units" "$log" fuzz-*.log 2>/dev/null || true) | awk "{s += \$2} END {print s + 0}")
