@@ -4,6 +4,7 @@
 #include "test_util.hpp"
 
 #include "base/yaml/fast_parse.hpp"
+#include "base/yaml/scalar_resolve.hpp"
 
 #include <queueforge/base/yaml_load.hpp>
 
@@ -116,11 +117,53 @@ TEST_CASE("yaml: the fast reader agrees with yaml-cpp on small documents") {
         "a: [1,\n---\n]\n---\nb: 1\n",
         "a: {b: 1,\n...\n}\n",
         "a: [1,\n--- x]\n",
+        // Quoted scalars read in place and unescaped, keys and values.
+        "\"k\\\"ey\": \"v\\\\al\\n\"\n'it''s': 'a''b'\nplain: \"\"\nx: ''\n",
+        "a: {\"q\\tk\": \"v\\/w\", 'r''s': 't''u'}\nb: [\"x\\\"y\", 'z''w', \"\"]\n",
+        "\"long quoted key with no escapes\": \"a long quoted value with no escapes\"\n",
+        // Keys and plain values of every first character the typing looks at.
+        "yes: 1\nno: 2\nnull: 3\n~: 4\n",
+        "Yesterday: a\nnothing: b\ntruely: c\nfalsehood: d\noffset: e\nnone: f\n",
+        "a: [yes, no, null, ~, Yesterday, nothing, truely, offset, .5, -1, +2, 0x1f, 1_000]\n",
+        "a: Yesterday\nb: offsets\nc: nominal\nd: y\ne: On\nf: .inf\n",
+        "{Yesterday: 1, yes: 2}\n",
     };
     for (const auto& d : docs) {
         INFO(d);
         CHECK(compare_readers(d) == "");
     }
+}
+
+TEST_CASE("yaml: a scalar the quick test calls a string resolves to that string") {
+    // Every spelling of up to four characters over the characters that
+    // decide a scalar's type, the words of go-yaml's tables, and longer ones.
+    const std::string chars = "yYnNtTfFoO~.+-0159eExXabsuLlrL_:";
+    std::vector<std::string> spellings = {"yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE",
+                                          "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF",
+                                          "null", "Null", "NULL", "~", ".inf", "-.Inf", "+.INF", ".nan",
+                                          "falsey", "nullable", "yesterday", "offset", "Tuesday", "12e3",
+                                          "0x1F", "0o17", "1_000", "2001-12-14", "y", "n", "Y", "N"};
+    std::vector<std::string> frontier{""};
+    for (int len = 1; len <= 4; ++len) {
+        std::vector<std::string> next;
+        for (const auto& s : frontier)
+            for (char c : chars) next.push_back(s + c);
+        spellings.insert(spellings.end(), next.begin(), next.end());
+        frontier = std::move(next);
+    }
+    std::size_t plain = 0;
+    for (const auto& s : spellings) {
+        if (!yaml_detail::plainly_string(s)) continue;
+        ++plain;
+        INFO(s);
+        const auto r = yaml_detail::resolve_plain(s);
+        CHECK(r.kind == Node::Kind::String);
+        CHECK(r.text == s);
+    }
+    CHECK(plain > 100000);  // the test saw many of them
+    CHECK_FALSE(yaml_detail::plainly_string("yes"));
+    CHECK_FALSE(yaml_detail::plainly_string("-1"));
+    CHECK(yaml_detail::plainly_string("nominalQuota"));
 }
 
 TEST_CASE("yaml: the fast reader agrees with yaml-cpp on every YAML file of the project and ../shared") {

@@ -480,6 +480,17 @@ TEST_CASE("yaml: binary and badly encoded input is an error") {
     d = expect_error("a: ~\nb: \tc\x7f\n", "yaml.encoding");
     CHECK(d.mark == Mark{2, 6});
     expect_error("\xff\xfe" "a\0:\0 \0" "1\0", "yaml.encoding");  // UTF-16
+    // Plain bytes are skipped sixteen at a time: a bad byte is found at its
+    // position wherever it falls in or after such a block, and a line break
+    // in the block before it still counts.
+    for (std::size_t at = 0; at < 40; ++at) {
+        INFO(at);
+        const std::string text = "a: 1\nkey: " + std::string(at, 'x') + "\x7f" + std::string(20, 'y') + "\n";
+        d = expect_error(text, "yaml.encoding");
+        CHECK(d.mark == Mark{2, static_cast<int>(6 + at)});
+        d = expect_error("a: 1\nkey: " + std::string(at, 'x') + "\x01\n", "yaml.encoding");
+        CHECK(d.mark == Mark{2, static_cast<int>(6 + at)});
+    }
     // Valid multi-byte text and a BOM are fine; columns count bytes.
     Node root = load_one("\xEF\xBB\xBFname: caf\xC3\xA9 \xF0\x9F\x9A\x80\nx: [y]\n");
     CHECK(root.find("name")->text() == "caf\xC3\xA9 \xF0\x9F\x9A\x80");

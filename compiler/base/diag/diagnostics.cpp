@@ -61,10 +61,13 @@ void Diagnostics::append(const Diagnostics& other) {
 }
 
 void Diagnostics::append(Diagnostics&& other) {
-    if (items_.empty()) {
+    const std::size_t needed = items_.size() + other.items_.size();
+    if (items_.empty() && items_.capacity() < needed) {
         items_ = std::move(other.items_);
     } else {
-        items_.reserve(items_.size() + other.items_.size());
+        // Grown by half at least: joining many lists one by one must not
+        // copy the ones before each time (room reserved ahead is kept).
+        if (needed > items_.capacity()) items_.reserve(std::max(needed, items_.size() + items_.size() / 2));
         std::move(other.items_.begin(), other.items_.end(), std::back_inserter(items_));
     }
     for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];

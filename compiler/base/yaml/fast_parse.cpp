@@ -75,6 +75,18 @@ private:
     int line_ = 1;
     std::size_t nodes_ = 0;
     int index_ = 0;
+    // What peek_next_indent found from position `from`, so that the
+    // advance_to_next_content which usually follows it does not scan the
+    // same blank lines and indentation again.
+    struct Peeked {
+        std::size_t from = std::string_view::npos;
+        std::size_t p = 0, line_start = 0;
+        int line = 0, indent = -1;
+        bool dash = false;
+    } peeked_;
+    // A quoted scalar with escapes, unescaped (quoted()'s result points here
+    // until the next quoted scalar is read).
+    std::string unescaped_;
 
     bool eof() const { return p_ >= t_.size(); }
     char cur() const { return p_ < t_.size() ? t_[p_] : '\n'; }
@@ -141,17 +153,25 @@ private:
 
     // Indentation of the next line with content, without moving; -1 at the end.
     int peek_next_indent(bool* dash = nullptr) {
+        if (peeked_.from == p_) {
+            if (dash) *dash = peeked_.dash;
+            return peeked_.indent;
+        }
+        const std::size_t from = p_;
         std::size_t save_p = p_, save_ls = line_start_;
         int save_line = line_;
         if (p_ != line_start_) next_line();
         skip_blank_lines();
         int ind = -1;
+        bool at_dash = false;
         if (!eof() && !at_marker("---") && !at_marker("...")) {
             ind = line_indent();
-            if (dash) *dash = cur() == '-' && (is_space(at(p_ + 1)) || is_eol(at(p_ + 1)));
+            at_dash = cur() == '-' && (is_space(at(p_ + 1)) || is_eol(at(p_ + 1)));
         } else if (!eof()) {
             ind = -2;  // a document marker ends every block
         }
+        if (dash) *dash = at_dash;
+        peeked_ = {from, p_, line_start_, line_, ind, at_dash};
         p_ = save_p;
         line_start_ = save_ls;
         line_ = save_line;
@@ -160,6 +180,12 @@ private:
 
     // Moves to the next line with content and past its indentation.
     int advance_to_next_content() {
+        if (peeked_.from == p_ && peeked_.indent >= 0) {
+            p_ = peeked_.p;
+            line_start_ = peeked_.line_start;
+            line_ = peeked_.line;
+            return peeked_.indent;
+        }
         if (p_ != line_start_) next_line();
         skip_blank_lines();
         return line_indent();
@@ -219,11 +245,11 @@ private:
         }
     }
 
-    std::string read_key(Mark& m, bool& plain) {
+    CompactString read_key(Mark& m, bool& plain) {
         m = here();
-        std::string key;
+        CompactString key;
         if (cur() == '"' || cur() == '\'') {
-            key = quoted(false);
+            key = quoted();
             plain = false;
             while (is_space(cur())) ++p_;
         } else {
@@ -239,10 +265,12 @@ private:
             }
             std::size_t e = p_;
             while (e > b && is_space(t_[e - 1])) --e;
-            key.assign(t_.substr(b, e - b));
+            const std::string_view spelled = t_.substr(b, e - b);
             // Keys that are not plain strings get Kubernetes' spelling (and a
             // warning) from the full reader; merge keys are refused there.
-            if (key == "<<" || resolve_plain(key).kind != Node::Kind::String) throw Bail{};
+            if (spelled == "<<" || (!plainly_string(spelled) && resolve_plain(spelled).kind != Node::Kind::String))
+                throw Bail{};
+            key = spelled;
         }
         if (cur() != ':') throw Bail{};
         ++p_;
@@ -250,15 +278,15 @@ private:
     }
 
     // Adds a key/value, refusing duplicates (the full reader reports them).
-    static void add_entry(std::vector<Node::Entry>& entries, std::string key, Mark key_mark, Node value,
+    static void add_entry(std::vector<Node::Entry>& entries, CompactString key, const Mark& key_mark, Node value,
                           std::unordered_set<std::string>* index) {
         if (index) {
-            if (!index->insert(key).second) throw Bail{};
+            if (!index->insert(key.str()).second) throw Bail{};
         } else {
             for (const auto& e : entries)
                 if (e.key == key) throw Bail{};
         }
-        entries.push_back(Node::Entry{std::move(key), key_mark, std::move(value)});
+        entries.emplace_back(std::move(key), key_mark, std::move(value));
     }
 
     // The entries or items of the collection being read at each depth: they
@@ -288,10 +316,10 @@ private:
         for (;;) {
             Mark key_mark;
             bool plain = true;
-            std::string key = read_key(key_mark, plain);
+            CompactString key = read_key(key_mark, plain);
             Node value = block_value(indent, depth + 1, /*in_map=*/true);
             if (!use_index && entries.size() >= 32) {
-                for (const auto& e : entries) index.insert(e.key);
+                for (const auto& e : entries) index.insert(e.key.str());
                 use_index = true;
             }
             add_entry(entries, std::move(key), key_mark, std::move(value), use_index ? &index : nullptr);
@@ -369,7 +397,7 @@ private:
         if (c == '"' || c == '\'') {
             count(depth);
             Mark m = here();
-            return Node::scalar(Node::Kind::String, quoted(false), m, true);
+            return Node::scalar(Node::Kind::String, quoted(), m, true);
         }
         if (!plain_start_ok(c, at(p_ + 1))) throw Bail{};
         count(depth);
@@ -384,15 +412,38 @@ private:
         std::size_t e = p_;
         while (e > b && is_space(t_[e - 1])) --e;
         if (e > b && t_[e - 1] == ':') throw Bail{};
-        auto r = resolve_plain(t_.substr(b, e - b));
-        return Node::scalar(r.kind, std::move(r.text), m, false);
+        return plain_scalar(t_.substr(b, e - b), m);
     }
 
-    // A one-line quoted scalar at p_ (flow context allows no line breaks either here).
-    std::string quoted(bool) {
+    // A plain scalar spelled `spelled` at `m`, typed as Kubernetes types it.
+    static Node plain_scalar(std::string_view spelled, const Mark& m) {
+        if (plainly_string(spelled)) return Node::scalar(Node::Kind::String, spelled, m, false);
+        auto r = resolve_plain(spelled);
+        return Node::scalar(r.kind, r.text, m, false);
+    }
+
+    // A one-line quoted scalar at p_ (flow context allows no line breaks
+    // either here). Its text is a view of the input when it has no escapes,
+    // else of unescaped_: either way valid until the next quoted scalar.
+    std::string_view quoted() {
         const char q = cur();
         ++p_;
-        std::string out;
+        const std::size_t b = p_;
+        // The common case: no escape before the closing quote.
+        for (;;) {
+            if (eof() || is_eol(cur())) throw Bail{};
+            const char c = cur();
+            if (c == q) {
+                if (q == '\'' && at(p_ + 1) == '\'') break;
+                ++p_;
+                return t_.substr(b, p_ - 1 - b);
+            }
+            if (q == '"' && c == '\\') break;
+            if (static_cast<unsigned char>(c) < 0x20) throw Bail{};
+            ++p_;
+        }
+        std::string& out = unescaped_;
+        out.assign(t_.substr(b, p_ - b));
         for (;;) {
             if (eof() || is_eol(cur())) throw Bail{};
             char c = cur();
@@ -454,7 +505,7 @@ private:
         count(depth);
         Mark m = here();
         char c = cur();
-        if (c == '"' || c == '\'') return Node::scalar(Node::Kind::String, quoted(true), m, true);
+        if (c == '"' || c == '\'') return Node::scalar(Node::Kind::String, quoted(), m, true);
         if (!plain_start_ok(c, at(p_ + 1))) throw Bail{};
         std::size_t b = p_;
         while (!eof() && !is_eol(cur()) && !flow_indicator(cur())) {
@@ -469,9 +520,10 @@ private:
         std::size_t e = p_;
         while (e > b && is_space(t_[e - 1])) --e;
         if (e == b) throw Bail{};
-        auto r = resolve_plain(t_.substr(b, e - b));
-        if (key && (r.kind != Node::Kind::String || r.text == "<<")) throw Bail{};
-        return Node::scalar(r.kind, std::move(r.text), m, false);
+        const std::string_view spelled = t_.substr(b, e - b);
+        if (key && (spelled == "<<" || (!plainly_string(spelled) && resolve_plain(spelled).kind != Node::Kind::String)))
+            throw Bail{};
+        return plain_scalar(spelled, m);
     }
 
     Node flow(int depth) {
@@ -524,7 +576,7 @@ private:
             if (cur() == ',' || cur() == close) throw Bail{};
             Node value = flow_value(depth + 1);
             if (entries.size() >= 32 && index.empty())
-                for (const auto& e : entries) index.insert(e.key);
+                for (const auto& e : entries) index.insert(e.key.str());
             add_entry(entries, key.text(), km, std::move(value), index.empty() ? nullptr : &index);
         }
     }

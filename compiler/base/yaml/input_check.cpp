@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 namespace queueforge::yaml_detail {
 
@@ -257,24 +258,50 @@ void LayoutScanner::scan_rest(std::string_view line, std::size_t i, int line_ind
 
 }  // namespace
 
+namespace {
+
+// Printable ASCII and LF, nearly all of a manifest: bytes that need no
+// decoding.
+bool plain_byte(unsigned char c) { return (c >= 0x20 && c < 0x7F) || c == '\n'; }
+
+// Whether the 16 bytes at `p` are all plain, tested as one vector (GCC's and
+// clang's vector extensions, which compile to SIMD where the target has it).
+bool plain_block(const char* p) {
+    using Bytes = unsigned char __attribute__((vector_size(16)));
+    using Words = std::uint64_t __attribute__((vector_size(16)));
+    Bytes v;
+    std::memcpy(&v, p, sizeof v);
+    const auto odd = ((v < 0x20) & (v != '\n')) | (v >= 0x7F);
+    Words w;
+    static_assert(sizeof odd == sizeof w);
+    std::memcpy(&w, &odd, sizeof w);
+    return (w[0] | w[1]) == 0;
+}
+
+// The position of byte `i`, counted only when there is something to report.
+Mark mark_of_byte(std::string_view text, std::size_t i) {
+    const auto before = text.substr(0, i);
+    const std::size_t nl = before.rfind('\n');
+    const std::size_t line_start = nl == std::string_view::npos ? 0 : nl + 1;
+    const auto line = std::count(before.begin(), before.end(), '\n') + 1;
+    return Mark{static_cast<int>(std::min<std::ptrdiff_t>(line, 1 << 30)),
+                static_cast<int>(std::min<std::size_t>(i - line_start + 1, 1u << 30))};
+}
+
+}  // namespace
+
 bool check_encoding(const std::string& path, std::string_view text, Diagnostics& diags) {
-    int line = 1;
-    std::size_t line_start = 0;
-    for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i < n;) {
+        while (n - i >= 16 && plain_block(text.data() + i)) i += 16;
+        if (i == n) break;
         const char c = text[i];
-        // Printable ASCII, nearly all of a manifest, needs no decoding.
-        if (c >= 0x20 && c < 0x7F) {
+        if (plain_byte(static_cast<unsigned char>(c))) {
             ++i;
             continue;
         }
-        const Mark at{line, static_cast<int>(std::min<std::size_t>(i - line_start + 1, 1u << 30))};
-        if (c == '\n') {
-            ++line;
-            line_start = ++i;
-            continue;
-        }
         if (c == '\0') {
-            diags.error(path, at,
+            diags.error(path, mark_of_byte(text, i),
                         "NUL byte in input; YAML must be UTF-8 text (is this a binary or UTF-16 file?)",
                         "yaml.encoding");
             return false;
@@ -282,14 +309,14 @@ bool check_encoding(const std::string& path, std::string_view text, Diagnostics&
         std::uint32_t cp = 0;
         const std::size_t len = decode_utf8(text, i, cp);
         if (len == 0) {
-            diags.error(path, at,
+            diags.error(path, mark_of_byte(text, i),
                         "invalid UTF-8 (byte 0x" + hex_code(static_cast<unsigned char>(c), 2) +
                             "); YAML input must be UTF-8",
                         "yaml.encoding");
             return false;
         }
         if (!allowed_in_stream(cp)) {
-            diags.error(path, at,
+            diags.error(path, mark_of_byte(text, i),
                         "control character U+" + hex_code(cp, 4) +
                             " is not allowed in YAML; write it as an escape inside a double-quoted string",
                         "yaml.encoding");

@@ -2,7 +2,6 @@
 #include <queueforge/base/source_root.hpp>
 
 #include "fast_parse.hpp"
-#include "base/threads/side_by_side.hpp"
 #include "input_check.hpp"
 #include "tree_builder.hpp"
 
@@ -75,22 +74,15 @@ std::vector<Document> parse_stream(const std::string& path, const std::string& t
                     "yaml.too-large");
         return {};
     }
+    if (!yaml_detail::check_encoding(path, text, diags)) return {};
+    // The layout scan finds tabs; without one it has nothing to report or
+    // repair, and what else it learns (a quote left open) only the full
+    // reader needs, so it runs then.
     yaml_detail::LayoutScan layout;
-    if (yaml_detail::parallel_parts(text.size(), opts) > 1) {
-        // A large stream's two scans run side by side; what they find is
-        // reported as if they had run one after the other (the layout's
-        // findings only when the encoding is sound).
-        Diagnostics encoding_found, layout_found;
-        bool encoding_ok = false, layout_ok = false;
-        side_by_side([&] { encoding_ok = yaml_detail::check_encoding(path, text, encoding_found); },
-                     [&] { layout_ok = yaml_detail::check_layout(path, text, layout_found, layout); });
-        diags.append(std::move(encoding_found));
-        if (!encoding_ok) return {};
-        diags.append(std::move(layout_found));
-        if (!layout_ok) return {};
-    } else {
-        if (!yaml_detail::check_encoding(path, text, diags)) return {};
+    bool layout_scanned = false;
+    if (text.find('\t') != std::string::npos) {
         if (!yaml_detail::check_layout(path, text, diags, layout)) return {};
+        layout_scanned = true;
     }
     std::string repaired;
     if (!layout.harmless_tabs.empty()) {
@@ -111,6 +103,10 @@ std::vector<Document> parse_stream(const std::string& path, const std::string& t
     // 1, which only the full reader accounts for.
     if (shift == 0 && opts.fast_path)
         if (auto docs = yaml_detail::fast_parse(body, opts)) return std::move(*docs);
+    if (!layout_scanned) {
+        Diagnostics none;  // a text without tabs has no layout finding
+        yaml_detail::check_layout(path, text, none, layout);
+    }
     yaml_detail::TreeBuilder builder(path, body, diags, opts, shift);
     ViewBuf buf(body);
     std::istream in(&buf);

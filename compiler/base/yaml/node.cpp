@@ -9,8 +9,15 @@ namespace queueforge {
 
 Node::Node(const Node& o) : mark_(o.mark_), text_(), kind_(o.kind_), quoted_(o.quoted_) { copy_payload(o); }
 
-Node::Node(Node&& o) noexcept : mark_(std::move(o.mark_)), text_(), kind_(o.kind_), quoted_(o.quoted_) {
-    move_payload(std::move(o));
+// Trees are built by moving nodes into place (millions for a large stream):
+// the payload is moved into the empty union directly, and `o` keeps an
+// empty payload of the same member.
+Node::Node(Node&& o) noexcept : mark_(std::move(o.mark_)), kind_(o.kind_), quoted_(o.quoted_), payload_(o.payload_) {
+    switch (payload_) {
+    case Payload::Text: new (&text_) CompactString(std::move(o.text_)); break;
+    case Payload::Items: new (&items_) Items(std::move(o.items_)); break;
+    case Payload::Entries: new (&entries_) Entries(std::move(o.entries_)); break;
+    }
 }
 
 Node& Node::operator=(const Node& o) {

@@ -22,6 +22,17 @@ struct ResolvedScalar {
 // and timestamps stay strings.
 ResolvedScalar resolve_plain(std::string_view in);
 
+// True when resolve_plain(in) is a string spelled as `in`, told from its
+// first character and length alone: what most keys and values of a manifest
+// are, with nothing to build. False says nothing (ask resolve_plain).
+inline bool plainly_string(std::string_view in) {
+    if (in.empty()) return false;
+    const char c = in[0];
+    if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.') return false;
+    // The null and boolean words are at most 5 characters long.
+    return in.size() > 5 || std::string_view("yYnNtTfFoO~").find(c) == std::string_view::npos;
+}
+
 // The string Kubernetes makes of a float map key (sigs.k8s.io/yaml:
 // strconv.FormatFloat(v, 'g', -1, 32), with .inf/.nan spelled the YAML way),
 // e.g. "11e3" -> "11000", "1.50" -> "1.5". `text` must resolve to a float.

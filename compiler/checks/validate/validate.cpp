@@ -7,6 +7,7 @@
 #include "base/threads/side_by_side.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <iterator>
 #include <map>
@@ -40,6 +41,24 @@ void compile_site_resource(const Resource& r, const ValidationOptions& opts, std
     if (!c.lowered) return;
     for (auto& o : c.lowered->objects) generated.push_back(resource_of(std::move(o), r.file));
 }
+
+// The objects cut into runs of a fixed size, each run's findings kept apart
+// until they are joined in the runs' order, whichever thread checked them.
+struct ObjectChunks {
+    static constexpr std::size_t kSize = 512;
+    explicit ObjectChunks(std::size_t objects) : n(objects), found((objects + kSize - 1) / kSize) {}
+    std::size_t count() const { return found.size(); }
+    std::size_t begin(std::size_t c) const { return c * kSize; }
+    std::size_t end(std::size_t c) const { return std::min(n, (c + 1) * kSize); }
+    void append_to(Diagnostics& diags) {
+        std::size_t total = diags.all().size();
+        for (const auto& f : found) total += f.all().size();
+        diags.reserve(total);
+        for (auto& f : found) diags.append(std::move(f));
+    }
+    std::size_t n;
+    std::vector<Diagnostics> found;
+};
 
 std::string canonical(const std::string& file) {
     std::error_code ec;
@@ -98,11 +117,14 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
         return true;
     };
     std::set<std::string_view> files_seen;
-    auto check_one = [&](const Resource& r, Diagnostics& out) {
+    auto count_checked = [&](const Resource& r) {
         ++summary.objects;
         ++per_kind[r.ref.kind];
         if (files_seen.insert(r.file).second) summary.files.push_back(r.file);
         if (opts.list_objects) summary.checked.push_back({r.file, r.ref});
+    };
+    auto check_one = [&](const Resource& r, Diagnostics& out) {
+        count_checked(r);
         if (embedded_config(r, out) && !validator.has_schema(r.ref.api_version, r.ref.kind)) return;
         validator.check(r, out, missing);
     };
@@ -124,13 +146,33 @@ ValidationSummary validate_all(LoadedResources& input, const ValidationOptions& 
                          ? input.resources.size() >= kChecksSideBySideFrom && std::thread::hardware_concurrency() >= 2
                          : opts.threads >= 2;
     if (plain && two) {
-        // Many plain objects: each object's checks run on a second thread
-        // while this one runs the cross-object checks. Neither writes what the
-        // other reads (the trees are only read), and their findings are joined
-        // in the order one thread gives: each object's, then the cross-object ones.
-        Diagnostics per_object, cross;
-        side_by_side([&] { check_each(per_object); }, [&] { rules::check_cross_objects(input.resources, xo, cross); });
-        diags.append(std::move(per_object));
+        // Many plain objects: the cross-object checks run on a second thread
+        // beside each object's checks, and that thread then takes its share
+        // of the objects (with a validator of its own: a validator compiles
+        // schemas as it meets kinds) until none is left. Neither thread writes
+        // what the other reads (the trees are only read), and the findings
+        // are joined in the order one thread gives: each object's, in the
+        // objects' order, then the cross-object ones.
+        for (const Resource* r : checked) count_checked(*r);
+        Diagnostics cross;
+        ObjectChunks chunks(checked.size());
+        std::atomic<std::size_t> next{0};
+        auto take_chunks = [&](ObjectValidator& v) {
+            for (std::size_t c = next++; c < chunks.count(); c = next++)
+                for (std::size_t i = chunks.begin(c); i < chunks.end(c); ++i) v.check(*checked[i], chunks.found[c], missing);
+        };
+        side_by_side(
+            [&] {
+                rules::check_cross_objects(input.resources, xo, cross);
+                // Checks with --crd keep state (which CRD rules were noted)
+                // that one validator must see whole.
+                if (validator.uses_crds()) return;
+                Diagnostics unused;  // a validator without --crd reports nothing when made
+                ObjectValidator second({}, unused);
+                take_chunks(second);
+            },
+            [&] { take_chunks(validator); });
+        chunks.append_to(diags);
         diags.append(std::move(cross));
         summary.per_kind.assign(per_kind.begin(), per_kind.end());
         return summary;

@@ -63,6 +63,8 @@ public:
     // The same, moving: findings of a large input are tens of MiB, and a
     // copy would hold both at once.
     void append(Diagnostics&& other);
+    // Room for `n` findings in all, e.g. before appending many lists.
+    void reserve(std::size_t n) { items_.reserve(n); }
     // Drops the findings `drop` returns true for, keeping the others' order.
     void erase_if(const std::function<bool(const Diagnostic&)>& drop);
     // Moves the findings out (the caller re-adds them, e.g. with a site set).

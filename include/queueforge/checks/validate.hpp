@@ -42,6 +42,9 @@ public:
     // running Workload's status comes from the cluster (simulate reads it).
     bool check(const Resource& r, Diagnostics& diags, Missing missing = Missing::Skip, bool status = true);
     bool has_schema(const std::string& api_version, const std::string& kind) const;
+    // Whether CRDs were given (--crd): then the validator notes each CRD's
+    // rule problems once, so one validator must check all objects.
+    bool uses_crds() const { return custom_; }
 
 private:
     std::unique_ptr<validate::BuiltinSchemas> builtins_;
