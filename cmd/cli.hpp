@@ -78,7 +78,13 @@ void merge_summary(ValidationSummary& into, ValidationSummary from);
 struct Command {
     CLI::App* app = nullptr;
     std::function<int()> run;
+    // Runs with transparent huge pages for the heap (allocator.cpp): for a
+    // command that builds hundreds of MiB of trees from its input.
+    bool huge_pages = false;
 };
+
+// Huge pages for the memory the process touches from now on (allocator.cpp).
+void use_huge_pages(bool on);
 
 // One per command (commands.def).
 #define QF_COMMAND(name) Command add_##name(CLI::App& app);

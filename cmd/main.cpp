@@ -33,6 +33,7 @@ bool refuse_single_dash_long_flags(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     using namespace queueforge::cli;
+    use_huge_pages(false);  // until a command that takes them runs
     if (refuse_single_dash_long_flags(argc, argv)) return kUsage;
     CLI::App app{"queueforge: compile, validate and simulate Kueue queue configurations"};
     app.require_subcommand(1);
@@ -65,6 +66,7 @@ Colours only on a terminal; NO_COLOR turns them off.)");
         try {
             // Lets the tests prove this path (tests/cli/exit_codes_cli_test.cpp).
             if (std::getenv("QUEUEFORGE_TEST_INTERNAL_ERROR")) throw std::runtime_error("fault injected for a test");
+            if (c.huge_pages) use_huge_pages(true);
             return c.run();
         } catch (const std::exception& e) {
             std::cout.flush();

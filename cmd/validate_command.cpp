@@ -105,7 +105,7 @@ Examples:
 
 Exit codes: 0 no finding at or above the fail level, 1 a finding at or above it (invalid input included),
 2 usage error or an unreadable path, 70 internal error.)");
-    return {sub, [flags] { return run_validate(*flags); }};
+    return {sub, [flags] { return run_validate(*flags); }, /*huge_pages=*/true};
 }
 
 }  // namespace queueforge::cli

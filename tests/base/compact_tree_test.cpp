@@ -9,8 +9,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <map>
 #include <string>
+#include <thread>
+#include <vector>
 #include <unordered_set>
 
 using namespace queueforge;
@@ -26,7 +29,8 @@ TEST_CASE("CompactString keeps every length from empty to long, inline up to 15 
         CHECK(c.empty() == s.empty());
         const CompactString copy = c;
         CHECK(copy == c);
-        CHECK(copy.data() != c.data());  // a copy owns its text
+        // A copy of long text shares it; short text is inline in each.
+        CHECK((copy.data() == c.data()) == (n > CompactString::inline_capacity));
         CompactString moved = std::move(const_cast<CompactString&>(copy));
         CHECK(moved.view() == s);
         CompactString assigned("x");
@@ -39,6 +43,37 @@ TEST_CASE("CompactString keeps every length from empty to long, inline up to 15 
         const bool inside = c.data() >= self && c.data() < self + sizeof c;
         CHECK(inside == (n <= CompactString::inline_capacity));
     }
+}
+
+TEST_CASE("CompactString copies share long text, which lives until its last copy goes", "[compact]") {
+    const std::string text = "kueue.x-k8s.io/v1beta2 and more than fifteen bytes";
+    std::vector<CompactString> copies;
+    {
+        const CompactString first(text);
+        for (int i = 0; i < 100; ++i) copies.push_back(first);
+        CHECK(copies.back().data() == first.data());
+    }  // the first is gone; its copies hold the text
+    for (const auto& c : copies) CHECK(c == text);
+    // Assigning a new value to one copy leaves the others as they were.
+    copies[0] = "other text, also longer than fifteen";
+    CHECK(copies[1] == text);
+    CHECK(copies[0] == "other text, also longer than fifteen");
+    // Copied and dropped from two threads at once: every copy still reads
+    // the text and the last one frees it (the sanitizer build checks that).
+    const CompactString shared(text);
+    std::atomic<int> wrong{0};
+    auto churn = [&] {
+        for (int i = 0; i < 20000; ++i) {
+            CompactString c = shared;
+            CompactString d = c;
+            if (d != text) ++wrong;
+        }
+    };
+    std::thread other(churn);
+    churn();
+    other.join();
+    CHECK(wrong == 0);
+    CHECK(shared == text);
 }
 
 TEST_CASE("CompactString holds any byte and compares as its bytes", "[compact]") {

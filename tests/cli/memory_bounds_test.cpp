@@ -50,3 +50,21 @@ TEST_CASE("memory: build of 10,000 teams x 20 pools peaks under 300 MiB", "[memo
     CHECK(folder.exit == 0);
     CHECK(folder.kib < 300 * 1024);
 }
+
+TEST_CASE("memory: validate of 100,000 objects peaks under 200 MiB in json, text and sarif", "[memory][slow]") {
+#if defined(__SANITIZE_ADDRESS__) || defined(QF_SANITIZED)
+    WARN("skipped: peak memory is not bounded under the sanitizers");
+    return;
+#endif
+    qf_test::TempDir tmp;
+    const auto file = tmp.path / "objects.yaml";
+    qf_test::write_text(file, qf_bench::generate_objects(100000));
+    // Huge pages (allocator.cpp) add about 15 MiB to validate's peak: the
+    // bound holds with them.
+    for (const char* format : {"json", "text", "sarif"}) {
+        INFO(format);
+        const Peak p = run_measured({"validate", file.string(), "-o", format});
+        CHECK(p.exit == 0);
+        CHECK(p.kib < 200 * 1024);
+    }
+}

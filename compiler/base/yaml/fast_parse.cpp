@@ -8,6 +8,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace queueforge::yaml_detail {
@@ -87,6 +88,20 @@ private:
     // A quoted scalar with escapes, unescaped (quoted()'s result points here
     // until the next quoted scalar is read).
     std::string unescaped_;
+    // Long texts met before in this part -- keys such as namespaceSelector,
+    // values such as an apiVersion -- each made once: the nodes that repeat
+    // one share its text (CompactString). Keyed by views of the texts kept.
+    // Bounded, so that a stream of distinct long values does not grow it.
+    static constexpr std::size_t kMaxShared = 4096, kMaxSharedLength = 64;
+    std::unordered_map<std::string_view, CompactString> shared_;
+
+    CompactString text_of(std::string_view s) {
+        if (s.size() <= CompactString::inline_capacity || s.size() > kMaxSharedLength) return CompactString(s);
+        if (auto it = shared_.find(s); it != shared_.end()) return it->second;
+        CompactString made(s);
+        if (shared_.size() < kMaxShared) shared_.emplace(made.view(), made);
+        return made;
+    }
 
     bool eof() const { return p_ >= t_.size(); }
     char cur() const { return p_ < t_.size() ? t_[p_] : '\n'; }
@@ -249,7 +264,7 @@ private:
         m = here();
         CompactString key;
         if (cur() == '"' || cur() == '\'') {
-            key = quoted();
+            key = text_of(quoted());
             plain = false;
             while (is_space(cur())) ++p_;
         } else {
@@ -270,7 +285,7 @@ private:
             // warning) from the full reader; merge keys are refused there.
             if (spelled == "<<" || (!plainly_string(spelled) && resolve_plain(spelled).kind != Node::Kind::String))
                 throw Bail{};
-            key = spelled;
+            key = text_of(spelled);
         }
         if (cur() != ':') throw Bail{};
         ++p_;
@@ -397,7 +412,7 @@ private:
         if (c == '"' || c == '\'') {
             count(depth);
             Mark m = here();
-            return Node::scalar(Node::Kind::String, quoted(), m, true);
+            return Node::scalar_of(Node::Kind::String, text_of(quoted()), m, true);
         }
         if (!plain_start_ok(c, at(p_ + 1))) throw Bail{};
         count(depth);
@@ -416,8 +431,8 @@ private:
     }
 
     // A plain scalar spelled `spelled` at `m`, typed as Kubernetes types it.
-    static Node plain_scalar(std::string_view spelled, const Mark& m) {
-        if (plainly_string(spelled)) return Node::scalar(Node::Kind::String, spelled, m, false);
+    Node plain_scalar(std::string_view spelled, const Mark& m) {
+        if (plainly_string(spelled)) return Node::scalar_of(Node::Kind::String, text_of(spelled), m, false);
         auto r = resolve_plain(spelled);
         return Node::scalar(r.kind, r.text, m, false);
     }
@@ -505,7 +520,7 @@ private:
         count(depth);
         Mark m = here();
         char c = cur();
-        if (c == '"' || c == '\'') return Node::scalar(Node::Kind::String, quoted(), m, true);
+        if (c == '"' || c == '\'') return Node::scalar_of(Node::Kind::String, text_of(quoted()), m, true);
         if (!plain_start_ok(c, at(p_ + 1))) throw Bail{};
         std::size_t b = p_;
         while (!eof() && !is_eol(cur()) && !flow_indicator(cur())) {

@@ -106,6 +106,15 @@ Node Node::scalar(Kind kind, std::string_view text, Mark m, bool quoted) {
     return n;
 }
 
+Node Node::scalar_of(Kind kind, CompactString text, Mark m, bool quoted) {
+    Node n;
+    n.kind_ = kind;
+    n.text_ = std::move(text);
+    n.mark_ = std::move(m);
+    n.quoted_ = quoted;
+    return n;
+}
+
 Node Node::string(std::string_view v, Mark m) { return scalar(Kind::String, v, std::move(m)); }
 
 Node Node::sequence(Mark m) {

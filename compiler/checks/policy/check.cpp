@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
@@ -31,9 +32,12 @@ unsigned policy_threads(std::size_t objects, std::size_t policies, unsigned aske
 
 // Evaluates the policies with `threads` threads taking the next policy in
 // turn; each policy's findings are kept apart and joined in the policies'
-// order, so the output is the one thread's, whichever thread ran what.
-void evaluate_policies(const Data& d, Cluster& c, const std::vector<Resource>& objects, const std::optional<Target>& target,
-                       const Options& opts, unsigned threads, Diagnostics& diags, std::set<std::string>& failed) {
+// order, so the output is the one thread's, whichever thread ran what. Each
+// thread makes its Cluster at the same time; the caller's thread makes `c`,
+// which the caller keeps.
+void evaluate_policies(const Data& d, std::optional<Cluster>& c, const std::vector<Resource>& objects,
+                       const std::optional<Target>& target, const Options& opts, unsigned threads, Diagnostics& diags,
+                       std::set<std::string>& failed) {
     std::vector<Diagnostics> found(d.policies.size());
     std::vector<std::set<std::string>> failed_by(threads);
     std::atomic<std::size_t> next{0};
@@ -46,7 +50,10 @@ void evaluate_policies(const Data& d, Cluster& c, const std::vector<Resource>& o
     // Threads 0 .. threads - 2 each run beside the rest, with a Cluster of
     // their own; the last is the caller's, with `c`.
     std::function<void(unsigned)> from = [&](unsigned t) {
-        if (t + 1 == threads) return work(t, c);
+        if (t + 1 == threads) {
+            c.emplace(objects, target, opts.cost_limit);
+            return work(t, *c);
+        }
         side_by_side(
             [&] {
                 Cluster own(objects, target, opts.cost_limit);
@@ -65,17 +72,18 @@ Outcome evaluate(const PolicySet& set, const std::vector<Resource>& objects, con
                  const Options& opts, Diagnostics& diags) {
     const Data& d = set.data();
     if (d.policies.empty() && d.admission.empty()) return {};
-    Cluster c(objects, target, opts.cost_limit);
+    std::optional<Cluster> c;
     std::set<std::string> failed;
     if (const unsigned threads = policy_threads(objects.size(), d.policies.size(), opts.threads); threads > 1) {
         evaluate_policies(d, c, objects, target, opts, threads, diags, failed);
     } else {
+        c.emplace(objects, target, opts.cost_limit);
         for (const auto& p : d.policies) {
-            evaluate_policy(p, c, diags, failed);
-            if (reads_objects(p)) c.forget_conversions();
+            evaluate_policy(p, *c, diags, failed);
+            if (reads_objects(p)) c->forget_conversions();
         }
     }
-    evaluate_admission(d, c, diags, failed);
+    evaluate_admission(d, *c, diags, failed);
     return {{failed.begin(), failed.end()}};
 }
 

@@ -15,8 +15,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // Takes the document: a top-level object is moved into its Resource, the
-// items of a List are copied out of it.
-void add_object(const std::string& file, int index, Node&& doc, LoadedResources& out, Diagnostics& diags) {
+// items of a List are copied out of it. The file's objects share the text of
+// its path (a CompactString copy), as each shares its apiVersion's with its tree.
+void add_object(const CompactString& file, int index, Node&& doc, LoadedResources& out, Diagnostics& diags) {
     if (!doc.is_map()) {
         diags.error(file, doc.mark(), std::string("document is a ") + Node::kind_name(doc.kind()) + ", not a Kubernetes object",
                     "resource.invalid");
@@ -66,7 +67,8 @@ void load_resources_from_text(const std::string& file, std::string text, LoadedR
     // holds the old and the new array of a large input at the same time.
     if (const std::size_t want = out.resources.size() + docs.size(); want > out.resources.capacity())
         out.resources.reserve(std::max(want, 2 * out.resources.capacity()));
-    for (auto& d : docs) add_object(file, d.index, std::move(d.root), out, diags);
+    const CompactString path(file);
+    for (auto& d : docs) add_object(path, d.index, std::move(d.root), out, diags);
 }
 
 LoadedResources load_resources(const std::vector<std::string>& paths, Diagnostics& diags) {

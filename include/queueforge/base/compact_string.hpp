@@ -1,11 +1,16 @@
 #pragma once
 // The text of a tree's scalars and map keys in 16 bytes (a std::string is
-// 32): up to 15 bytes are kept inline, longer text in one heap block of
-// exactly its size. Trees hold one per scalar and per key, millions for a
-// large stream, so this size is paid per node.
+// 32): up to 15 bytes are kept inline, longer text in one heap block of its
+// size and a 4-byte count of the strings that share it. Trees hold one per
+// scalar and per key, millions for a large stream, so this size is paid per
+// node.
 //
-// Immutable once built (assign a new value to change it); reads as a
-// std::string_view, to which it converts implicitly.
+// Immutable once built (assign a new value to change it), so a copy shares
+// the block instead of copying the text: an object's file and apiVersion,
+// and the findings about it, hold the text once. Copies and releases of one
+// block from several threads are safe (the count is atomic), as reading is.
+// Reads as a std::string_view, to which it converts implicitly.
+#include <atomic>
 #include <compare>
 #include <cstdint>
 #include <cstring>
@@ -26,7 +31,7 @@ public:
     CompactString(std::string_view s) { init(s); }  // NOLINT: implicit, like std::string's
     CompactString(const char* s) : CompactString(std::string_view(s)) {}
     CompactString(const std::string& s) : CompactString(std::string_view(s)) {}
-    CompactString(const CompactString& o) { init(o.view()); }
+    CompactString(const CompactString& o) noexcept { share(o); }
     CompactString(CompactString&& o) noexcept {
         std::memcpy(raw_, o.raw_, sizeof raw_);
         o.set_inline_size(0);
@@ -71,9 +76,7 @@ public:
 
     const char* data() const noexcept {
         if (!on_heap()) return reinterpret_cast<const char*>(raw_);
-        const char* p;
-        std::memcpy(&p, raw_, sizeof p);
-        return p;
+        return block() + kCount;
     }
     std::size_t size() const noexcept {
         if (!on_heap()) return inline_capacity - raw_[kTag];
@@ -145,9 +148,24 @@ public:
 
 private:
     // raw_[15] is the tag: 15 - size for inline text (0..15), kHeap when the
-    // text is on the heap (a pointer in raw_[0..8), its size in raw_[8..12)).
+    // text is on the heap (a pointer to its block in raw_[0..8), its size in
+    // raw_[8..12)). A block is the count of strings sharing it, then the text.
     static constexpr std::size_t kTag = 15;
     static constexpr unsigned char kHeap = 0xFF;
+    using Count = std::atomic<std::uint32_t>;
+    static constexpr std::size_t kCount = sizeof(Count);
+    static_assert(Count::is_always_lock_free && alignof(Count) <= kCount);
+
+    char* block() const noexcept {
+        char* p;
+        std::memcpy(&p, raw_, sizeof p);
+        return p;
+    }
+    Count& count() const noexcept { return *std::launder(reinterpret_cast<Count*>(block())); }
+    void share(const CompactString& o) noexcept {
+        std::memcpy(raw_, o.raw_, sizeof raw_);
+        if (on_heap()) count().fetch_add(1, std::memory_order_relaxed);
+    }
 
     bool on_heap() const noexcept { return raw_[kTag] == kHeap; }
     void set_inline_size(std::size_t n) noexcept { raw_[kTag] = static_cast<unsigned char>(inline_capacity - n); }
@@ -159,15 +177,21 @@ private:
             return;
         }
         if (s.size() > UINT32_MAX) throw std::length_error("text longer than 4 GiB");
-        char* p = static_cast<char*>(::operator new(s.size()));
-        std::memcpy(p, s.data(), s.size());
+        char* p = static_cast<char*>(::operator new(kCount + s.size()));
+        new (p) Count(1);
+        std::memcpy(p + kCount, s.data(), s.size());
         const auto n = static_cast<std::uint32_t>(s.size());
         std::memcpy(raw_, &p, sizeof p);
         std::memcpy(raw_ + sizeof p, &n, sizeof n);
         raw_[kTag] = kHeap;
     }
     void release() noexcept {
-        if (on_heap()) ::operator delete(const_cast<char*>(data()));
+        // The last of the strings sharing a block frees it; acquire-release
+        // so that the others' reads are done before it goes.
+        if (on_heap() && count().fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            count().~Count();
+            ::operator delete(block());
+        }
         set_inline_size(0);
     }
     static std::string join(std::string_view a, std::string_view b) {

@@ -32,6 +32,8 @@ public:
     // A scalar of the given kind whose exact source spelling is kept
     // (numbers that do not fit int64, floats, quoted strings).
     static Node scalar(Kind kind, std::string_view text, Mark m = {}, bool quoted = false);
+    // The same with text already made (a copy of a CompactString shares its text).
+    static Node scalar_of(Kind kind, CompactString text, Mark m = {}, bool quoted = false);
     static Node string(std::string_view v, Mark m = {});
     static Node sequence(Mark m = {});
     static Node mapping(Mark m = {});
