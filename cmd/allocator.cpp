@@ -12,8 +12,9 @@
 // the first touch of each 4 KiB page costs a fault, and on virtual machines
 // that trap to the hypervisor one fault can take 10-16 us. `validate` of
 // 100,000 objects touches about 180 MiB, and faults were a fifth of its CPU
-// time; with huge pages it takes about 0.7 s instead of 1.1 (as a whole
-// process, with the policies; its peak grows by about 15 MiB). The other
+// time; with huge pages it took 0.6-0.9 s where it took 1.4-1.5 s without,
+// in the same hour (as a whole process, with the policies; its peak grows
+// by about 15 MiB, to 183-191). The other
 // commands are not faster with them and `build` of 10,000 teams would peak
 // near its bound, so they run without.
 #include "cli.hpp"
