@@ -127,6 +127,9 @@ TEST_CASE("yaml: the fast reader agrees with yaml-cpp on small documents") {
         "a: [yes, no, null, ~, Yesterday, nothing, truely, offset, .5, -1, +2, 0x1f, 1_000]\n",
         "a: Yesterday\nb: offsets\nc: nominal\nd: y\ne: On\nf: .inf\n",
         "{Yesterday: 1, yes: 2}\n",
+        // A CR that ends the input: yaml-cpp reads it as content.
+        "a: b\r", "  ron: Kesr:.######+##V\r", "a: b\n  \r", "a:\n  b: c\r", "a: \"b\"\r", "a: [b]\r",
+        "a: b\n\r", "a: b # c\r", "a: b\r\n",
     };
     for (const auto& d : docs) {
         INFO(d);

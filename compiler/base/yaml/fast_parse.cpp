@@ -134,7 +134,9 @@ private:
         std::size_t q = p_;
         while (q < t_.size() && is_space(t_[q])) ++q;
         if (q >= t_.size() || t_[q] == '\n') return true;
-        if (t_[q] == '\r') return at(q + 1) == '\n' || q + 1 >= t_.size();
+        // Only CR LF ends a line: yaml-cpp reads a CR that ends the input as
+        // part of the scalar before it (found by fuzz/yaml_diff_fuzz.cpp).
+        if (t_[q] == '\r') return q + 1 < t_.size() && t_[q + 1] == '\n';
         return t_[q] == '#' && (q == p_ || is_space(t_[q - 1]));
     }
 
@@ -149,8 +151,9 @@ private:
             std::size_t q = p_;
             while (q < t_.size() && is_space(t_[q])) ++q;
             if (q < t_.size() && t_[q] == '\t') throw Bail{};
-            // A CR not followed by LF is a line break to YAML but not to yaml-cpp; left to it.
-            if (q < t_.size() && t_[q] == '\r' && q + 1 < t_.size() && t_[q + 1] != '\n') throw Bail{};
+            // A CR not followed by LF (the input's last byte included) is a
+            // line break to YAML but not to yaml-cpp; left to it.
+            if (q < t_.size() && t_[q] == '\r' && (q + 1 >= t_.size() || t_[q + 1] != '\n')) throw Bail{};
             if (q >= t_.size() || t_[q] == '\n' || t_[q] == '\r' || t_[q] == '#') {
                 next_line();
                 continue;
