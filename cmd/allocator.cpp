@@ -14,9 +14,9 @@
 // 100,000 objects touches about 180 MiB, and faults were a fifth of its CPU
 // time; with huge pages it took 0.6-0.9 s where it took 1.4-1.5 s without,
 // in the same hour (as a whole process, with the policies; its peak grows
-// by about 15 MiB, to 183-191). The other
-// commands are not faster with them and `build` of 10,000 teams would peak
-// near its bound, so they run without.
+// by about 15 MiB, to 183-191). The other commands are not faster with them
+// and `build` of 10,000 teams would peak near its bound, so they run
+// without.
 #include "cli.hpp"
 
 #if defined(__linux__)
