@@ -130,6 +130,9 @@ TEST_CASE("yaml: the fast reader agrees with yaml-cpp on small documents") {
         // A CR that ends the input: yaml-cpp reads it as content.
         "a: b\r", "  ron: Kesr:.######+##V\r", "a: b\n  \r", "a:\n  b: c\r", "a: \"b\"\r", "a: [b]\r",
         "a: b\n\r", "a: b # c\r", "a: b\r\n",
+        // A flow key whose value indicator is on the next line.
+        "x: {na\n: b}\n", "x: {na\n : b}\n", "x: {\"a\"\n: b}\n", "{na\n: b}\n", "x:\n  y: {na\n  : b}\n",
+        "x: {a: 1,\nb: 2}\n", "x: {a:\n b}\n",
     };
     for (const auto& d : docs) {
         INFO(d);

@@ -583,8 +583,13 @@ private:
             Mark km = here();
             Node key = flow_scalar(depth + 1, true);
             --nodes_;  // keys are not nodes of the tree
+            const int key_line = line_;
             skip_flow_space();
             if (cur() != ':') throw Bail{};  // "{a, b}": keys without values
+            // An implicit key is one line long: yaml-cpp reads "x: {a\n: b}"
+            // as a key without a value and a null key (found by
+            // fuzz/yaml_diff_fuzz.cpp); left to it.
+            if (line_ != key_line) throw Bail{};
             // After a plain key the value indicator needs a space ("{a:{b: c}}"
             // is read otherwise by yaml-cpp; found by fuzz/yaml_diff_fuzz.cpp).
             // JSON's quoted keys may be followed by the value directly.
