@@ -133,6 +133,8 @@ TEST_CASE("yaml: the fast reader agrees with yaml-cpp on small documents") {
         // A flow key whose value indicator is on the next line.
         "x: {na\n: b}\n", "x: {na\n : b}\n", "x: {\"a\"\n: b}\n", "{na\n: b}\n", "x:\n  y: {na\n  : b}\n",
         "x: {a: 1,\nb: 2}\n", "x: {a:\n b}\n",
+        // A quoted block key with no space after its ':'.
+        "s: q\n'':c", "'a':b\n", "\"a\":b\n", "x:\n  'a':b\n", "'a':\n  b: c\n", "{\"a\":b}\n",
     };
     for (const auto& d : docs) {
         INFO(d);

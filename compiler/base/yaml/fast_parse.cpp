@@ -291,6 +291,10 @@ private:
             key = text_of(spelled);
         }
         if (cur() != ':') throw Bail{};
+        // In a block map the value indicator needs a space after it, after a
+        // quoted key too: yaml-cpp refuses "'a':b" (found by
+        // fuzz/yaml_diff_fuzz.cpp); left to it.
+        if (!is_space(at(p_ + 1)) && !is_eol(at(p_ + 1))) throw Bail{};
         ++p_;
         return key;
     }
