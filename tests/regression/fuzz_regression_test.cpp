@@ -8,6 +8,25 @@
 
 using namespace queueforge;
 
+namespace {
+
+// `text` read with the fast reader (the default) and with yaml-cpp alone.
+struct BothReaders {
+    Diagnostics fast_found, full_found;
+    std::vector<Document> fast, full;
+};
+
+BothReaders read_both(const std::string& text) {
+    BothReaders r;
+    LoadOptions full;
+    full.fast_path = false;
+    r.fast = load_yaml("x.yaml", text, r.fast_found);
+    r.full = load_yaml("x.yaml", text, r.full_found, full);
+    return r;
+}
+
+}  // namespace
+
 // yaml-cpp reports nulls without end for a line starting with ",:"; the node
 // budget (4M) stopped it only after a second (half a minute under the
 // sanitizers) and 400 MB. Found by fuzz_thresholds, fuzz_scenario and
@@ -40,14 +59,10 @@ TEST_CASE("fuzz: a CR at the very end is read as yaml-cpp reads it, on either pa
     for (const std::string text : {std::string("  ron: Kesr:.######+##V\r"), std::string("a: b\r"),
                                    std::string("a:\n  b: c\r"), std::string("a: b\n  \r")}) {
         INFO(text);
-        Diagnostics fast_found, slow_found;
-        LoadOptions slow;
-        slow.fast_path = false;
-        auto fast = load_yaml("x.yaml", text, fast_found);
-        auto full = load_yaml("x.yaml", text, slow_found, slow);
-        CHECK(fast_found.all().size() == slow_found.all().size());
-        REQUIRE(fast.size() == full.size());
-        for (std::size_t i = 0; i < fast.size(); ++i) CHECK(to_json(fast[i].root) == to_json(full[i].root));
+        const BothReaders r = read_both(text);
+        CHECK(r.fast_found.all().size() == r.full_found.all().size());
+        REQUIRE(r.fast.size() == r.full.size());
+        for (std::size_t i = 0; i < r.fast.size(); ++i) CHECK(to_json(r.fast[i].root) == to_json(r.full[i].root));
     }
 }
 
@@ -60,13 +75,9 @@ TEST_CASE("fuzz: a flow key whose ':' is on the next line is read as yaml-cpp re
     for (const std::string text : {std::string("x: {na\n: b}\n"), std::string("x: {\"a\"\n : b}\n"),
                                    std::string("r:\n  - {name: memory, n::::':::ominalQuot\n: 1000Gi}\n")}) {
         INFO(text);
-        Diagnostics fast_found, slow_found;
-        LoadOptions slow;
-        slow.fast_path = false;
-        auto fast = load_yaml("x.yaml", text, fast_found);
-        auto full = load_yaml("x.yaml", text, slow_found, slow);
-        CHECK(fast_found.all().size() == slow_found.all().size());
-        CHECK(fast.size() == full.size());
+        const BothReaders r = read_both(text);
+        CHECK(r.fast_found.all().size() == r.full_found.all().size());
+        CHECK(r.fast.size() == r.full.size());
     }
 }
 
@@ -78,14 +89,10 @@ TEST_CASE("fuzz: a flow key whose ':' is on the next line is read as yaml-cpp re
 TEST_CASE("fuzz: a quoted block key with no space after its ':' is an error on either path", "[fuzz][yaml]") {
     for (const std::string text : {std::string("s: q\n'':c"), std::string("x:\n  \"a\":b\n")}) {
         INFO(text);
-        Diagnostics fast_found, slow_found;
-        LoadOptions slow;
-        slow.fast_path = false;
-        auto fast = load_yaml("x.yaml", text, fast_found);
-        auto full = load_yaml("x.yaml", text, slow_found, slow);
-        CHECK(fast_found.has_errors());
-        CHECK(fast_found.all().size() == slow_found.all().size());
-        CHECK(fast.size() == full.size());
+        const BothReaders r = read_both(text);
+        CHECK(r.fast_found.has_errors());
+        CHECK(r.fast_found.all().size() == r.full_found.all().size());
+        CHECK(r.fast.size() == r.full.size());
     }
 }
 
