@@ -98,12 +98,7 @@ Node Node::integer(std::int64_t v, Mark m) {
 }
 
 Node Node::scalar(Kind kind, std::string_view text, Mark m, bool quoted) {
-    Node n;
-    n.kind_ = kind;
-    n.text_ = text;
-    n.mark_ = std::move(m);
-    n.quoted_ = quoted;
-    return n;
+    return scalar_of(kind, CompactString(text), std::move(m), quoted);
 }
 
 Node Node::scalar_of(Kind kind, CompactString text, Mark m, bool quoted) {
